@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/recmem/recmem/host"
+	"github.com/recmem/recmem/pkg/engine"
+)
+
+func init() {
+	commands["call"] = command{
+		summary: "run one export of the module: recmem call EXPORT [INPUT_JSON | --in FILE]",
+		run:     runCall,
+	}
+}
+
+// caller is what both the plugin instance and the native engine provide.
+type caller interface {
+	Call(export string, input []byte) ([]byte, error)
+}
+
+// openCaller returns a plugin instance (or the native engine with native set)
+// and a function that releases it.
+func openCaller(ctx context.Context, native bool, wasm string) (caller, func(), error) {
+	if native {
+		return engine.New(), func() {}, nil
+	}
+	rt, err := host.Open(ctx, host.Options{WasmPath: wasm})
+	if err != nil {
+		return nil, nil, err
+	}
+	in, err := rt.NewInstance(ctx)
+	if err != nil {
+		rt.Close(ctx)
+		return nil, nil, err
+	}
+	return in, func() { in.Close(ctx); rt.Close(ctx) }, nil
+}
+
+func runCall(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	inFile := fs.String("in", "", "read the export's input JSON from `FILE` (- for stdin)")
+	stateFile := fs.String("state", "", "import the state document in `FILE` before the call")
+	saveFile := fs.String("save", "", "write the state document after the call to `FILE` (may equal --state)")
+	native := fs.Bool("native", false, "run pkg/ natively instead of the .wasm module")
+	wasm := fs.String("wasm", "", "path of plugin.wasm (default: found automatically)")
+	pretty := fs.Bool("pretty", false, "indent the output")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: recmem call EXPORT [INPUT_JSON] [flags]")
+		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "\nexports:", engine.Exports())
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fs.Usage()
+		return 2
+	}
+	export := args[0]
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	var input []byte
+	switch {
+	case fs.NArg() > 1:
+		fmt.Fprintln(stderr, "recmem call: give the input once, as one argument or with --in")
+		return 2
+	case fs.NArg() == 1:
+		input = []byte(fs.Arg(0))
+	case *inFile == "-":
+		b, err := io.ReadAll(os.Stdin)
+		if err != nil {
+			fmt.Fprintln(stderr, "recmem call:", err)
+			return 1
+		}
+		input = b
+	case *inFile != "":
+		b, err := os.ReadFile(*inFile)
+		if err != nil {
+			fmt.Fprintln(stderr, "recmem call:", err)
+			return 1
+		}
+		input = b
+	}
+	ctx := context.Background()
+	c, done, err := openCaller(ctx, *native, *wasm)
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem call:", err)
+		return 1
+	}
+	defer done()
+	if *stateFile != "" {
+		st, err := os.ReadFile(*stateFile)
+		if err != nil {
+			fmt.Fprintln(stderr, "recmem call:", err)
+			return 1
+		}
+		if _, err := c.Call("import_state", st); err != nil {
+			fmt.Fprintln(stderr, "recmem call: importing state:", err)
+			return 1
+		}
+	}
+	out, err := c.Call(export, input)
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem call:", err)
+		return 1
+	}
+	if *pretty {
+		var buf bytes.Buffer
+		if json.Indent(&buf, out, "", "  ") == nil {
+			out = buf.Bytes()
+		}
+	}
+	stdout.Write(out)
+	fmt.Fprintln(stdout)
+	if *saveFile != "" {
+		st, err := c.Call("export_state", nil)
+		if err != nil {
+			fmt.Fprintln(stderr, "recmem call: exporting state:", err)
+			return 1
+		}
+		if err := writeFileAtomic(*saveFile, st); err != nil {
+			fmt.Fprintln(stderr, "recmem call:", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// writeFileAtomic writes b to a temporary file beside path and renames it into
+// place, so a crash never leaves a half-written state document.
+func writeFileAtomic(path string, b []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

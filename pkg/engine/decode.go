@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// decodeStrict decodes one JSON value from input into v, refusing unknown fields
+// and trailing data. An empty input decodes as {}. Errors name the field at fault
+// in the form "input.signals.action: ...".
+func decodeStrict(input []byte, v any) error {
+	trimmed := bytes.TrimSpace(input)
+	if len(trimmed) == 0 {
+		trimmed = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return describeJSONError(err, trimmed)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("input: unexpected data after the JSON value")
+	}
+	return nil
+}
+
+// describeJSONError turns encoding/json errors into messages that name the field
+// or the byte offset of the problem.
+func describeJSONError(err error, data []byte) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Errorf("input: malformed JSON at byte %d: %s", syn.Offset, syn.Error())
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "(top level)"
+		}
+		return fmt.Errorf("input.%s: expected %s, got JSON %s", field, typ.Type, typ.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return fmt.Errorf("input: truncated JSON (%d bytes)", len(data))
+	}
+	msg := err.Error()
+	if f, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+		return fmt.Errorf("input: unknown field %s", f)
+	}
+	return fmt.Errorf("input: %s", strings.TrimPrefix(msg, "json: "))
+}

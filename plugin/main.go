@@ -1,0 +1,40 @@
+//go:build wasip1
+
+// Command plugin is recmem's Extism plugin: go-pdk glue only. Every export
+// hands its input to pkg/engine and returns the engine's JSON output, or sets
+// the engine's error message and returns 1. The module imports no network or
+// file-system capability of its own.
+package main
+
+import (
+	pdk "github.com/extism/go-pdk"
+
+	"github.com/recmem/recmem/pkg/engine"
+)
+
+// eng holds this instance's state between calls; export_state returns all of it.
+var eng = engine.New()
+
+func call(name string) int32 {
+	out, err := eng.Call(name, pdk.Input())
+	if err != nil {
+		pdk.SetError(err)
+		return 1
+	}
+	pdk.Output(out)
+	return 0
+}
+
+func main() {}
+
+//go:wasmexport exports
+func exports() int32 { return call("exports") }
+
+//go:wasmexport export_state
+func exportState() int32 { return call("export_state") }
+
+//go:wasmexport import_state
+func importState() int32 { return call("import_state") }
+
+//go:wasmexport reset
+func reset() int32 { return call("reset") }
