@@ -1,0 +1,263 @@
+package engine
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/recmem/recmem/pkg/llm"
+	"github.com/recmem/recmem/pkg/memory"
+)
+
+// The memory exports. Inputs are decoded strictly; every error names the
+// input field at fault, array indexes included ("input.ops[2].chunk: unknown
+// chunk \"c99\""), and leaves the state untouched.
+//
+//	record      {signals: [{user, item, action, rating?, meta?, time}],
+//	             maintain?: "none"|"fixed"|"planner"}          (default "fixed")
+//	            → {events_added, evicted, fifo, maintenance, summary}
+//	maintain    {now?, scheduler?: "fixed"|"planner", force?}  (default "fixed")
+//	            → {scheduler, decision, reason, ops: [entries], summary}
+//	plan        same input as maintain, nothing applied
+//	            → {scheduler, decision, reason, ops: [ops]}
+//	apply_ops   {now?, ops: [op], trigger?: "user"|"planner"|"llm"}  (default "user")
+//	            → {ops: [entries], summary}
+//	get_memory  {journal_limit?} → {clock, config, counters, events, chunks,
+//	             profile, journal (newest last)}
+//
+// now defaults to the memory's clock and may not be earlier than it.
+func init() {
+	register("record", recordExport)
+	register("maintain", maintainExport)
+	register("plan", planExport)
+	register("apply_ops", applyOpsExport)
+	register("get_memory", getMemoryExport)
+}
+
+// The policies each call runs come from Engine.policy and Engine.scheduler
+// (llm.go): the LLM-free defaults, or the LLM steps the host configured. The
+// outcomes of LLM steps, if any ran, are reported under "llm".
+
+type signalInput struct {
+	User   string                     `json:"user"`
+	Item   string                     `json:"item"`
+	Action string                     `json:"action"`
+	Rating int                        `json:"rating"`
+	Meta   map[string]json.RawMessage `json:"meta"`
+	Time   *int64                     `json:"time"`
+}
+
+func recordExport(e *Engine, input []byte) (any, error) {
+	var in struct {
+		Signals  []json.RawMessage `json:"signals"`
+		Maintain string            `json:"maintain"`
+	}
+	if err := decodeStrict(input, &in); err != nil {
+		return nil, err
+	}
+	if len(in.Signals) == 0 {
+		return nil, errors.New("input.signals: at least one signal is required")
+	}
+	var log llm.Log
+	var p memory.Planner
+	if in.Maintain != "none" {
+		var err error
+		if p, err = e.scheduler(in.Maintain, &log); err != nil {
+			return nil, fmt.Errorf("input.maintain: unknown value %q (want none, fixed or planner)", in.Maintain)
+		}
+	}
+	signals := make([]memory.Signal, len(in.Signals))
+	for i, raw := range in.Signals {
+		path := fmt.Sprintf("input.signals[%d]", i)
+		var s signalInput
+		if err := decodeElem(raw, path, &s); err != nil {
+			return nil, err
+		}
+		if s.Time == nil {
+			return nil, fmt.Errorf("%s.time: required", path)
+		}
+		meta, err := decodeMeta(s.Meta, path+".meta")
+		if err != nil {
+			return nil, err
+		}
+		signals[i] = memory.Signal{User: s.User, Item: s.Item, Action: s.Action, Rating: s.Rating, Meta: meta, Time: *s.Time}
+	}
+	res, err := e.doc.Memory.Record(signals, p, e.policy(&log))
+	if err != nil {
+		return nil, fmt.Errorf("input.%w", err)
+	}
+	return struct {
+		memory.RecordResult
+		Summary any           `json:"summary"`
+		LLM     []llm.Outcome `json:"llm,omitempty"`
+	}{res, e.doc.Memory.Summary(), log.Outcomes}, nil
+}
+
+// decodeMeta turns item metadata, each field a string or an array of
+// strings, into the memory's form.
+func decodeMeta(in map[string]json.RawMessage, path string) (map[string][]string, error) {
+	if in == nil {
+		return nil, nil
+	}
+	fields := make([]string, 0, len(in))
+	for f := range in {
+		fields = append(fields, f)
+	}
+	slices.Sort(fields)
+	out := make(map[string][]string, len(in))
+	for _, f := range fields {
+		raw := in[f]
+		var one string
+		var many []string
+		switch {
+		case json.Unmarshal(raw, &one) == nil && string(raw) != "null":
+			out[f] = []string{one}
+		case json.Unmarshal(raw, &many) == nil && string(raw) != "null":
+			out[f] = many
+		default:
+			return nil, fmt.Errorf("%s.%s: must be a string or an array of strings", path, f)
+		}
+	}
+	return out, nil
+}
+
+type maintainInput struct {
+	Now       *int64 `json:"now"`
+	Scheduler string `json:"scheduler"`
+	Force     bool   `json:"force"`
+}
+
+// decodeMaintain reads the input of maintain and plan.
+func decodeMaintain(e *Engine, input []byte, log *llm.Log) (int64, memory.Planner, bool, error) {
+	var in maintainInput
+	if err := decodeStrict(input, &in); err != nil {
+		return 0, nil, false, err
+	}
+	p, err := e.scheduler(in.Scheduler, log)
+	if err != nil {
+		return 0, nil, false, fmt.Errorf("input.scheduler: %w", err)
+	}
+	now, err := nowOf(e, in.Now)
+	return now, p, in.Force, err
+}
+
+func maintainExport(e *Engine, input []byte) (any, error) {
+	var log llm.Log
+	now, p, force, err := decodeMaintain(e, input, &log)
+	if err != nil {
+		return nil, err
+	}
+	m, err := e.doc.Memory.Maintain(now, p, force, e.policy(&log))
+	if err != nil {
+		return nil, fmt.Errorf("input.%w", err)
+	}
+	return struct {
+		memory.Maintenance
+		Summary any           `json:"summary"`
+		LLM     []llm.Outcome `json:"llm,omitempty"`
+	}{m, e.doc.Memory.Summary(), log.Outcomes}, nil
+}
+
+func planExport(e *Engine, input []byte) (any, error) {
+	var log llm.Log
+	now, p, force, err := decodeMaintain(e, input, &log)
+	if err != nil {
+		return nil, err
+	}
+	d, err := e.doc.Memory.Plan(now, p, force, e.policy(&log))
+	if err != nil {
+		return nil, fmt.Errorf("input.%w", err)
+	}
+	return d, nil
+}
+
+func applyOpsExport(e *Engine, input []byte) (any, error) {
+	var in struct {
+		Now     *int64            `json:"now"`
+		Ops     []json.RawMessage `json:"ops"`
+		Trigger string            `json:"trigger"`
+	}
+	if err := decodeStrict(input, &in); err != nil {
+		return nil, err
+	}
+	trigger := cmp.Or(in.Trigger, "user")
+	if !slices.Contains([]string{"user", "planner", "llm"}, trigger) {
+		return nil, fmt.Errorf("input.trigger: unknown trigger %q (want user, planner or llm)", in.Trigger)
+	}
+	if len(in.Ops) == 0 {
+		return nil, errors.New("input.ops: at least one op is required")
+	}
+	ops := make([]memory.Op, len(in.Ops))
+	for i, raw := range in.Ops {
+		if err := decodeElem(raw, fmt.Sprintf("input.ops[%d]", i), &ops[i]); err != nil {
+			return nil, err
+		}
+	}
+	now, err := nowOf(e, in.Now)
+	if err != nil {
+		return nil, err
+	}
+	var log llm.Log
+	entries, err := e.doc.Memory.Apply(now, trigger, ops, e.policy(&log))
+	if err != nil {
+		return nil, fmt.Errorf("input.%w", err)
+	}
+	out := map[string]any{"ops": entries, "summary": e.doc.Memory.Summary()}
+	if len(log.Outcomes) > 0 {
+		out["llm"] = log.Outcomes
+	}
+	return out, nil
+}
+
+func getMemoryExport(e *Engine, input []byte) (any, error) {
+	var in struct {
+		JournalLimit int `json:"journal_limit"`
+	}
+	if err := decodeStrict(input, &in); err != nil {
+		return nil, err
+	}
+	if in.JournalLimit < 0 {
+		return nil, fmt.Errorf("input.journal_limit: must not be negative, got %d", in.JournalLimit)
+	}
+	m := e.doc.Memory
+	journal := m.Journal
+	if n := in.JournalLimit; n > 0 && len(journal) > n {
+		journal = journal[len(journal)-n:]
+	}
+	return struct {
+		Clock    int64           `json:"clock"`
+		Config   memory.Config   `json:"config"`
+		Counters memory.Counters `json:"counters"`
+		Events   []memory.Event  `json:"events"`
+		Chunks   []memory.Chunk  `json:"chunks"`
+		Profile  memory.Profile  `json:"profile"`
+		Journal  []memory.Entry  `json:"journal"`
+	}{m.Clock, m.Config, m.Counters, m.Events, m.Chunks, m.Profile, journal}, nil
+}
+
+// nowOf returns the given time, or the memory's clock when none is given.
+func nowOf(e *Engine, now *int64) (int64, error) {
+	if now == nil {
+		return e.doc.Memory.Clock, nil
+	}
+	if *now < 0 {
+		return 0, fmt.Errorf("input.now: must not be negative, got %d", *now)
+	}
+	return *now, nil
+}
+
+// decodeElem decodes one array element strictly, with errors naming it by
+// path ("input.signals[3].rating: ...") rather than by the bare "input".
+func decodeElem(raw json.RawMessage, path string, v any) error {
+	err := decodeStrict(raw, v)
+	if err == nil {
+		return nil
+	}
+	if rest, ok := strings.CutPrefix(err.Error(), "input"); ok {
+		return errors.New(path + rest)
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}

@@ -1,0 +1,263 @@
+package memory
+
+import (
+	"maps"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+)
+
+// State is one user's belief state: the three tiers, the journal and the
+// counters that keep ids unique. It encodes to JSON deterministically: slices
+// in canonical order, and maps only where encoding/json sorts the keys.
+type State struct {
+	Config   Config   `json:"config"`
+	Clock    int64    `json:"clock"`
+	Events   []Event  `json:"events"`
+	Chunks   []Chunk  `json:"chunks"`
+	Profile  Profile  `json:"profile"`
+	Journal  []Entry  `json:"journal"`
+	Counters Counters `json:"counters"`
+}
+
+// Event is one recorded signal. Events sit in FIFO order, oldest first; Pending
+// marks an event not yet seen by extraction.
+type Event struct {
+	ID      string              `json:"id"`
+	User    string              `json:"user"`
+	Item    string              `json:"item"`
+	Action  string              `json:"action"`
+	Rating  int                 `json:"rating,omitempty"`
+	Meta    map[string][]string `json:"meta,omitempty"`
+	Time    int64               `json:"time"`
+	Pending bool                `json:"pending"`
+}
+
+// Chunk is one preference: what the user likes or avoids in one category.
+type Chunk struct {
+	ID       string `json:"id"`
+	Category string `json:"category"`
+	// Key is the normalized value the chunk is about ("mario"); Aliases are
+	// the keys of chunks merged into it. Extraction matches both.
+	Key      string   `json:"key"`
+	Aliases  []string `json:"aliases,omitempty"`
+	Polarity string   `json:"polarity"` // "likes" or "avoids"
+	Text     string   `json:"text"`
+	// Strength in [0,1], rounded to 3 decimals after every operation.
+	Strength float64 `json:"strength"`
+	// Evidence counts supporting signals, boosts and demotes: contradicting
+	// evidence is evidence too.
+	Evidence  int   `json:"evidence"`
+	FirstSeen int64 `json:"first_seen"`
+	LastSeen  int64 `json:"last_seen"`
+	// Events are the most recent supporting event ids (Config.ChunkEvents).
+	Events []string `json:"events"`
+	// LastDelta is the most recent change of strength (for a new chunk, its
+	// initial strength); Epoch is the profile version current when it
+	// happened. The synthesizer calls a chunk rising or fading when its
+	// change happened after the current profile was built.
+	LastDelta float64 `json:"last_delta"`
+	Epoch     int     `json:"epoch"`
+}
+
+// Profile is the synthesized narrative and what it was built from.
+type Profile struct {
+	Version   int        `json:"version"`
+	Time      int64      `json:"time"`
+	Text      string     `json:"text"`
+	BuiltFrom []ChunkRef `json:"built_from"`
+	Rising    []string   `json:"rising"`
+	Fading    []string   `json:"fading"`
+}
+
+// ChunkRef names a chunk and its strength at the time of reference.
+type ChunkRef struct {
+	Chunk    string  `json:"chunk"`
+	Strength float64 `json:"strength"`
+}
+
+// Counters issue ids and count mutations. NextEvent, NextChunk and NextSeq
+// are the numbers the next event ("e12"), chunk ("c7") and journal entry get.
+// Mutations counts lifecycle mutations since the last synthesis. The signals
+// waiting for maintenance are the pending events.
+type Counters struct {
+	NextEvent int `json:"next_event"`
+	NextChunk int `json:"next_chunk"`
+	NextSeq   int `json:"next_seq"`
+	Mutations int `json:"mutations_since_synthesis"`
+}
+
+// New returns an empty state with cfg resolved (zero fields take defaults).
+// It does not validate cfg; call cfg.Validate first.
+func New(cfg Config) *State {
+	return &State{
+		Config:   cfg.Resolved(),
+		Events:   []Event{},
+		Chunks:   []Chunk{},
+		Profile:  Profile{BuiltFrom: []ChunkRef{}, Rising: []string{}, Fading: []string{}},
+		Journal:  []Entry{},
+		Counters: Counters{NextEvent: 1, NextChunk: 1, NextSeq: 1},
+	}
+}
+
+// Clone returns a deep copy of s. Cost O(size of s).
+func (s *State) Clone() *State {
+	c := *s
+	c.Config = s.Config.clone()
+	c.Events = slices.Clone(s.Events)
+	for i := range c.Events {
+		if m := c.Events[i].Meta; m != nil {
+			cm := make(map[string][]string, len(m))
+			for k, v := range m {
+				cm[k] = slices.Clone(v)
+			}
+			c.Events[i].Meta = cm
+		}
+	}
+	c.Chunks = slices.Clone(s.Chunks)
+	for i := range c.Chunks {
+		c.Chunks[i].Aliases = slices.Clone(c.Chunks[i].Aliases)
+		c.Chunks[i].Events = slices.Clone(c.Chunks[i].Events)
+	}
+	c.Profile.BuiltFrom = slices.Clone(s.Profile.BuiltFrom)
+	c.Profile.Rising = slices.Clone(s.Profile.Rising)
+	c.Profile.Fading = slices.Clone(s.Profile.Fading)
+	c.Journal = slices.Clone(s.Journal)
+	for i := range c.Journal {
+		e := &c.Journal[i]
+		e.Chunks = slices.Clone(e.Chunks)
+		e.Events = slices.Clone(e.Events)
+		e.Before = clonePtr(e.Before)
+		e.After = clonePtr(e.After)
+	}
+	return &c
+}
+
+func clonePtr(p *float64) *float64 {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// Summary is a short account of a state's size.
+type Summary struct {
+	Clock          int64           `json:"clock"`
+	Events         int             `json:"events"`
+	Pending        int             `json:"pending"`
+	Chunks         int             `json:"chunks"`
+	Categories     []CategoryCount `json:"categories"`
+	ProfileVersion int             `json:"profile_version"`
+	Journal        int             `json:"journal"`
+	Mutations      int             `json:"mutations_since_synthesis"`
+}
+
+// CategoryCount is the number of chunks one category holds.
+type CategoryCount struct {
+	Category string `json:"category"`
+	Chunks   int    `json:"chunks"`
+}
+
+// Summary returns the state's counts, categories in name order. It returns
+// any so that the engine can encode it without knowing its type.
+func (s *State) Summary() any { return s.summary() }
+
+func (s *State) summary() Summary {
+	counts := map[string]int{}
+	for _, c := range s.Chunks {
+		counts[c.Category]++
+	}
+	cats := []CategoryCount{}
+	for _, k := range sortedKeys(counts) {
+		cats = append(cats, CategoryCount{k, counts[k]})
+	}
+	return Summary{
+		Clock: s.Clock, Events: len(s.Events), Pending: len(s.pending()), Chunks: len(s.Chunks),
+		Categories: cats, ProfileVersion: s.Profile.Version, Journal: len(s.Journal),
+		Mutations: s.Counters.Mutations,
+	}
+}
+
+// pending returns the ids of the pending events in FIFO order.
+func (s *State) pending() []string {
+	var ids []string
+	for _, e := range s.Events {
+		if e.Pending {
+			ids = append(ids, e.ID)
+		}
+	}
+	return ids
+}
+
+// chunkIndex returns the index of the chunk with id, or -1. Cost O(chunks).
+func (s *State) chunkIndex(id string) int {
+	return slices.IndexFunc(s.Chunks, func(c Chunk) bool { return c.ID == id })
+}
+
+// eventIndex returns the index of the event with id, or -1. Cost O(events).
+func (s *State) eventIndex(id string) int {
+	return slices.IndexFunc(s.Events, func(e Event) bool { return e.ID == id })
+}
+
+// findChunk returns the index of the chunk of category cat whose key or an
+// alias is key, or -1.
+func (s *State) findChunk(cat, key string) int {
+	return slices.IndexFunc(s.Chunks, func(c Chunk) bool {
+		return c.Category == cat && (c.Key == key || slices.Contains(c.Aliases, key))
+	})
+}
+
+// categoryCount returns how many chunks category cat holds.
+func (s *State) categoryCount(cat string) int {
+	n := 0
+	for _, c := range s.Chunks {
+		if c.Category == cat {
+			n++
+		}
+	}
+	return n
+}
+
+// roundStrength rounds x to 3 decimals and clamps it to [0,1], so that steps
+// of 0.1 and 0.2 land on exact decimals (0.7-0.2-0.2 gives 0.3, not
+// 0.29999999999999993) and -0 never appears.
+func roundStrength(x float64) float64 {
+	x = math.Round(x*1000) / 1000
+	switch {
+	case x <= 0:
+		return 0
+	case x > 1:
+		return 1
+	}
+	return x
+}
+
+// roundDelta rounds a strength change to 3 decimals, without clamping.
+func roundDelta(x float64) float64 {
+	x = math.Round(x*1000) / 1000
+	if x == 0 {
+		return 0
+	}
+	return x
+}
+
+// idNumber parses an id of the form prefix+n (n >= 1, no leading zeros) and
+// returns n, or 0 when id is not of that form.
+func idNumber(id string, prefix byte) int {
+	if len(id) < 2 || id[0] != prefix || id[1] == '0' {
+		return 0
+	}
+	n, err := strconv.Atoi(id[1:])
+	if err != nil || n < 1 || strconv.Itoa(n) != id[1:] {
+		return 0
+	}
+	return n
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := slices.Collect(maps.Keys(m))
+	sort.Strings(ks)
+	return ks
+}
