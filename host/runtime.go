@@ -10,10 +10,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
+
+	hostllm "github.com/recmem/recmem/host/llm"
 )
 
 // Options configure a Runtime. The zero value of every field means its
@@ -32,6 +35,14 @@ type Options struct {
 	MaxPages uint32
 	// Timeout bounds every call into the module (default 30 s).
 	Timeout time.Duration
+	// LLM answers the module's llm_complete calls (docs/llm.md). Nil means
+	// no LLM: every LLM step gets an error answer and runs its LLM-free
+	// policy. Which steps ask the LLM at all is LLMSteps.
+	LLM hostllm.Completer
+	// LLMSteps lists the steps that use the LLM: any of extract, plan,
+	// synthesize, rank. Empty means none (the LLM-free defaults). It reaches
+	// the module as the manifest config key "llm_steps".
+	LLMSteps []string
 	// Functions are extra host functions offered to the module.
 	Functions []extism.HostFunction
 }
@@ -93,11 +104,13 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 		Wasm:    []extism.Wasm{extism.WasmData{Data: wasm, Name: "main"}},
 		Memory:  &extism.ManifestMemory{MaxPages: maxPages},
 		Timeout: uint64(timeout / time.Millisecond),
+		Config:  map[string]string{"llm_steps": strings.Join(opts.LLMSteps, ",")},
 	}
+	funcs := append([]extism.HostFunction{llmFunction(opts.LLM)}, opts.Functions...)
 	compiled, err := extism.NewCompiledPlugin(ctx, manifest, extism.PluginConfig{
 		EnableWasi:    true,
 		RuntimeConfig: rc,
-	}, opts.Functions)
+	}, funcs)
 	if err != nil {
 		if cache != nil {
 			cache.Close(ctx)

@@ -16,6 +16,10 @@ import (
 var eng = engine.New()
 
 func call(name string) int32 {
+	if err := configure(); err != nil {
+		pdk.SetError(err)
+		return 1
+	}
 	out, err := eng.Call(name, pdk.Input())
 	if err != nil {
 		pdk.SetError(err)

@@ -129,8 +129,20 @@ const raw = (v) => (v === undefined || v === 'null' ? '' : compact(v));
 const cases = loadCases();
 const module = await WebAssembly.compile(readFileSync(wasmPath));
 
+// Every host provides llm_complete (docs/llm.md). This one has no model: it
+// answers with an error, as the Go host does without --llm, so LLM steps (off
+// by default anyway) would fall back to their LLM-free policies.
+const functions = {
+  'extism:host/user': {
+    llm_complete(cp, offset) {
+      cp.read(offset);
+      return cp.store(JSON.stringify({ text: '', input_tokens: 0, output_tokens: 0, error: 'no LLM configured in this host' }));
+    },
+  },
+};
+
 async function newPlugin() {
-  return createPlugin({ wasm: [{ module }] }, { useWasi: true });
+  return createPlugin({ wasm: [{ module }] }, { useWasi: true, functions });
 }
 
 async function call(plugin, name, input) {

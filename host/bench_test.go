@@ -1,0 +1,43 @@
+package host_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/recmem/recmem/pkg/workload"
+)
+
+// BenchmarkRecordSignalWasm is BenchmarkRecordSignal of pkg/engine through
+// the Go host on the .wasm module: the same inputs, so the ratio of the two is
+// the cost of WebAssembly plus the Extism call.
+func BenchmarkRecordSignalWasm(b *testing.B) {
+	rt := openRuntime(b)
+	in, err := rt.NewInstance(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer in.Close(context.Background())
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := in.Call("record", workload.RecordSignal(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCallOverhead measures an export that does no work: the floor of
+// every call through the Go host.
+func BenchmarkCallOverhead(b *testing.B) {
+	rt := openRuntime(b)
+	in, err := rt.NewInstance(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer in.Close(context.Background())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := in.Call("exports", nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,111 @@
+package llm
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	contract "github.com/recmem/recmem/pkg/llm"
+)
+
+// Exchange is one recorded request and its response, one JSON object per line
+// of a recording file. Hash is Request.Hash(); the key is never recorded.
+type Exchange struct {
+	Hash     string            `json:"hash"`
+	Source   string            `json:"source,omitempty"` // e.g. "hand-written" or the model's name
+	Request  contract.Request  `json:"request"`
+	Response contract.Response `json:"response"`
+}
+
+// Recorder passes exchanges to Next and appends each one to a file.
+type Recorder struct {
+	Next   Completer
+	Source string
+	mu     sync.Mutex
+	w      io.Writer
+}
+
+// NewRecorder records to w (typically a file opened for append).
+func NewRecorder(next Completer, w io.Writer, source string) *Recorder {
+	return &Recorder{Next: next, w: w, Source: source}
+}
+
+// Complete implements Completer.
+func (r *Recorder) Complete(ctx context.Context, req contract.Request) (contract.Response, error) {
+	resp, err := r.Next.Complete(ctx, req)
+	if err != nil {
+		return resp, err
+	}
+	line, err := json.Marshal(Exchange{Hash: req.Hash(), Source: r.Source, Request: req, Response: resp})
+	if err != nil {
+		return resp, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, err := r.w.Write(append(line, '\n')); err != nil {
+		return resp, fmt.Errorf("llm: recording exchange: %w", err)
+	}
+	return resp, nil
+}
+
+// Replayer answers requests from a recording by request hash, so a run with a
+// model can be repeated exactly, and tested, without the model.
+type Replayer struct {
+	byHash map[string]contract.Response
+}
+
+// ErrNotRecorded is returned for a request the recording does not hold.
+var ErrNotRecorded = errors.New("llm: replay: request not in the recording")
+
+// LoadReplayer reads a recording file.
+func LoadReplayer(path string) (*Replayer, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("llm: replay: %w", err)
+	}
+	defer f.Close()
+	return ReadReplayer(f)
+}
+
+// ReadReplayer reads a recording, one Exchange per line. A line whose hash
+// does not match its request is refused: a recording edited by hand must be
+// re-hashed (recmem llm rehash).
+func ReadReplayer(r io.Reader) (*Replayer, error) {
+	rp := &Replayer{byHash: map[string]contract.Response{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for n := 1; sc.Scan(); n++ {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var ex Exchange
+		if err := json.Unmarshal(sc.Bytes(), &ex); err != nil {
+			return nil, fmt.Errorf("llm: replay: line %d: %w", n, err)
+		}
+		if h := ex.Request.Hash(); ex.Hash != h {
+			return nil, fmt.Errorf("llm: replay: line %d: hash %s does not match its request (%s)", n, ex.Hash, h)
+		}
+		rp.byHash[ex.Hash] = ex.Response
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("llm: replay: %w", err)
+	}
+	return rp, nil
+}
+
+// Len is the number of recorded exchanges.
+func (r *Replayer) Len() int { return len(r.byHash) }
+
+// Complete implements Completer.
+func (r *Replayer) Complete(_ context.Context, req contract.Request) (contract.Response, error) {
+	resp, ok := r.byHash[req.Hash()]
+	if !ok {
+		return contract.Response{Error: fmt.Sprintf("%v: purpose %s, hash %s", ErrNotRecorded, req.Purpose, req.Hash())}, nil
+	}
+	return resp, nil
+}

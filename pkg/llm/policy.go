@@ -1,0 +1,371 @@
+package llm
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/recmem/recmem/pkg/memory"
+)
+
+// Limits on LLM answers, beyond the schema.
+const (
+	maxExtractOps = 8
+	maxPlanOps    = 12
+	maxReason     = 200
+	maxChunkText  = 300
+	maxProfile    = 1500
+	// DefaultMaxForgetShare bounds what one planner cycle may remove (forget
+	// and merge away): a quarter of the chunks, and at least one.
+	DefaultMaxForgetShare = 0.25
+)
+
+var categoryRE = regexp.MustCompile(`^[a-z][a-z _-]{0,23}$`)
+
+// Outcome records what became of one LLM step: "accepted", or "fallback"
+// with the reason the answer was not used.
+type Outcome struct {
+	Purpose string `json:"purpose"`
+	Status  string `json:"status"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// Log collects outcomes of a call's LLM steps, for the export's output.
+type Log struct{ Outcomes []Outcome }
+
+func (l *Log) add(purpose, status, reason string) {
+	if l != nil {
+		l.Outcomes = append(l.Outcomes, Outcome{purpose, status, reason})
+	}
+}
+
+// userOf names the state's user for the host's per-user budget.
+func userOf(s *memory.State) string {
+	if n := len(s.Events); n > 0 {
+		return s.Events[n-1].User
+	}
+	return ""
+}
+
+// ask sends req and returns the answer text, or why there is none.
+func ask(c Completer, req Request) (string, string) {
+	if c == nil {
+		return "", "no LLM configured"
+	}
+	resp, err := c.Complete(req)
+	switch {
+	case err != nil:
+		return "", err.Error()
+	case resp.Error != "":
+		return "", resp.Error
+	}
+	return resp.Text, ""
+}
+
+type extractAnswer struct {
+	Ops []struct {
+		Op       string   `json:"op"`
+		Chunk    string   `json:"chunk"`
+		Category string   `json:"category"`
+		Text     string   `json:"text"`
+		Polarity string   `json:"polarity"`
+		Strength *float64 `json:"strength"`
+		Events   []string `json:"events"`
+		Reason   string   `json:"reason"`
+	} `json:"ops"`
+}
+
+// ParseExtract validates π_ext's answer against s: only boost, demote and
+// extract; only existing chunks and pending events in scope; categories from
+// the configured list (or well-formed words when none is configured); texts
+// cleaned and bounded; strengths clamped to [0,1]. Boosts and demotes come
+// first in the result, as the Extractor contract asks.
+func ParseExtract(text string, s *memory.State, scope []string) ([]memory.Op, error) {
+	var ans extractAnswer
+	if err := decodeAnswer(text, &ans); err != nil {
+		return nil, err
+	}
+	if len(ans.Ops) > maxExtractOps {
+		return nil, fmt.Errorf("ops: %d ops, more than %d", len(ans.Ops), maxExtractOps)
+	}
+	var updates, creates []memory.Op
+	touched := map[string]string{}
+	for i, a := range ans.Ops {
+		at := fmt.Sprintf("ops[%d]", i)
+		for _, ev := range a.Events {
+			if !slices.Contains(scope, ev) {
+				return nil, fmt.Errorf("%s.events: %q is not a pending event in scope", at, ev)
+			}
+		}
+		reason := "LLM extract"
+		if a.Reason != "" {
+			r, err := cleanText(a.Reason, maxReason)
+			if err != nil {
+				return nil, fmt.Errorf("%s.reason: %v", at, err)
+			}
+			reason += ": " + r
+		}
+		switch a.Op {
+		case "boost", "demote":
+			if a.Category != "" || a.Text != "" || a.Polarity != "" || a.Strength != nil {
+				return nil, fmt.Errorf("%s: %s takes only chunk, events and reason", at, a.Op)
+			}
+			if !hasChunk(s, a.Chunk) {
+				return nil, fmt.Errorf("%s.chunk: unknown chunk %q", at, a.Chunk)
+			}
+			if prev, ok := touched[a.Chunk]; ok && prev != a.Op {
+				return nil, fmt.Errorf("%s.chunk: %q is both boosted and demoted", at, a.Chunk)
+			} else if ok {
+				continue
+			}
+			touched[a.Chunk] = a.Op
+			updates = append(updates, memory.Op{Op: a.Op, Chunk: a.Chunk, Events: a.Events, Reason: reason})
+		case "extract":
+			if a.Chunk != "" {
+				return nil, fmt.Errorf("%s.chunk: extract creates a chunk and names none", at)
+			}
+			if !categoryRE.MatchString(a.Category) {
+				return nil, fmt.Errorf("%s.category: %q is not a category word", at, a.Category)
+			}
+			if cats := s.Config.Categories; len(cats) > 0 && !slices.Contains(cats, a.Category) {
+				return nil, fmt.Errorf("%s.category: %q is not one of %v", at, a.Category, cats)
+			}
+			t, err := cleanText(a.Text, maxChunkText)
+			if err != nil {
+				return nil, fmt.Errorf("%s.text: %v", at, err)
+			}
+			pol := a.Polarity
+			if pol == "" {
+				pol = "likes"
+			}
+			if pol != "likes" && pol != "avoids" {
+				return nil, fmt.Errorf("%s.polarity: %q is not likes or avoids", at, a.Polarity)
+			}
+			op := memory.Op{Op: "extract", Category: a.Category, Text: t, Polarity: pol, Events: a.Events, Reason: reason}
+			if a.Strength != nil {
+				x := clamp01(*a.Strength)
+				op.Strength = &x
+			}
+			creates = append(creates, op)
+		default:
+			return nil, fmt.Errorf("%s.op: %q is not boost, demote or extract", at, a.Op)
+		}
+	}
+	return append(updates, creates...), nil
+}
+
+func hasChunk(s *memory.State, id string) bool {
+	return slices.ContainsFunc(s.Chunks, func(c memory.Chunk) bool { return c.ID == id })
+}
+
+// Extractor is π_ext through the host's LLM. An answer that fails
+// validation, a failed exchange or a spent budget falls back to Fallback
+// (default memory.MetadataExtractor), and the ops say why.
+type Extractor struct {
+	C        Completer
+	Fallback memory.Extractor
+	Log      *Log
+}
+
+// Extract implements memory.Extractor.
+func (x Extractor) Extract(s *memory.State, scope []string) ([]memory.Op, error) {
+	text, why := ask(x.C, ExtractRequest(s, userOf(s), scope))
+	if why == "" {
+		ops, err := ParseExtract(text, s, scope)
+		if err == nil {
+			x.Log.add(PurposeExtract, "accepted", "")
+			return ops, nil
+		}
+		why = "answer rejected: " + err.Error()
+	}
+	x.Log.add(PurposeExtract, "fallback", why)
+	fb := x.Fallback
+	if fb == nil {
+		fb = memory.MetadataExtractor{}
+	}
+	ops, err := fb.Extract(s, scope)
+	for i := range ops {
+		ops[i].Reason = "LLM extract not used (" + why + "); LLM-free: " + ops[i].Reason
+	}
+	return ops, err
+}
+
+type synthAnswer struct {
+	Profile string `json:"profile"`
+}
+
+// ParseSynthesize validates π_syn's answer: one profile text, cleaned and at
+// most 1,500 characters.
+func ParseSynthesize(text string) (string, error) {
+	var ans synthAnswer
+	if err := decodeAnswer(text, &ans); err != nil {
+		return "", err
+	}
+	p, err := cleanText(ans.Profile, maxProfile)
+	if err != nil {
+		return "", fmt.Errorf("profile: %v", err)
+	}
+	return p, nil
+}
+
+// Synthesizer is π_syn through the host's LLM. The LLM-free synthesizer
+// (Fallback, default memory.TemplateSynthesizer) always runs first: it
+// decides what the profile is built from and what is rising and fading; the
+// LLM only rewrites the narrative, and its text is used only if it validates.
+type Synthesizer struct {
+	C        Completer
+	Fallback memory.Synthesizer
+	Log      *Log
+}
+
+// Synthesize implements memory.Synthesizer.
+func (y Synthesizer) Synthesize(s *memory.State) (memory.Profile, error) {
+	fb := y.Fallback
+	if fb == nil {
+		fb = memory.TemplateSynthesizer{}
+	}
+	base, err := fb.Synthesize(s)
+	if err != nil {
+		return base, err
+	}
+	text, why := ask(y.C, SynthesizeRequest(s, userOf(s), base))
+	if why == "" {
+		p, err := ParseSynthesize(text)
+		if err == nil {
+			y.Log.add(PurposeSynthesize, "accepted", "")
+			base.Text = p
+			return base, nil
+		}
+		why = "answer rejected: " + err.Error()
+	}
+	y.Log.add(PurposeSynthesize, "fallback", why)
+	return base, nil
+}
+
+type planAnswer struct {
+	Decision string `json:"decision"`
+	Reason   string `json:"reason"`
+	Ops      []struct {
+		Op     string   `json:"op"`
+		Chunk  string   `json:"chunk"`
+		Chunks []string `json:"chunks"`
+		Reason string   `json:"reason"`
+	} `json:"ops"`
+}
+
+// planSpace is π_plan's action space.
+var planSpace = []string{"extract", "boost", "demote", "merge", "forget", "synthesize"}
+
+// ParsePlan validates π_plan's answer against s: a decision, ops from the
+// action space over existing chunks only, no more removals (forgets and
+// chunks merged away) than maxShare of the chunks (at least one), and a dry
+// run of the ops on a copy of s that must succeed (so a forget the rule does
+// not allow, or a merge across categories, rejects the whole answer).
+func ParsePlan(text string, s *memory.State, now int64, maxShare float64) (memory.Decision, error) {
+	var ans planAnswer
+	if err := decodeAnswer(text, &ans); err != nil {
+		return memory.Decision{}, err
+	}
+	reason := "LLM planner"
+	if ans.Reason != "" {
+		r, err := cleanText(ans.Reason, maxReason)
+		if err != nil {
+			return memory.Decision{}, fmt.Errorf("reason: %v", err)
+		}
+		reason += ": " + r
+	}
+	d := memory.Decision{Scheduler: "llm", Decision: ans.Decision, Reason: reason, Ops: []memory.Op{}}
+	switch ans.Decision {
+	case "wait":
+		if len(ans.Ops) > 0 {
+			return memory.Decision{}, fmt.Errorf("ops: a wait decision carries %d ops", len(ans.Ops))
+		}
+		return d, nil
+	case "maintain":
+	default:
+		return memory.Decision{}, fmt.Errorf("decision: %q is not maintain or wait", ans.Decision)
+	}
+	if len(ans.Ops) == 0 || len(ans.Ops) > maxPlanOps {
+		return memory.Decision{}, fmt.Errorf("ops: %d ops; a maintain decision needs 1 to %d", len(ans.Ops), maxPlanOps)
+	}
+	removed := 0
+	for i, a := range ans.Ops {
+		at := fmt.Sprintf("ops[%d]", i)
+		if !slices.Contains(planSpace, a.Op) {
+			return memory.Decision{}, fmt.Errorf("%s.op: %q is not in the action space %v", at, a.Op, planSpace)
+		}
+		ids := a.Chunks
+		if a.Chunk != "" {
+			ids = append([]string{a.Chunk}, ids...)
+		}
+		for _, id := range ids {
+			if !hasChunk(s, id) {
+				return memory.Decision{}, fmt.Errorf("%s: unknown chunk %q", at, id)
+			}
+		}
+		switch a.Op {
+		case "forget":
+			removed += len(ids)
+		case "merge":
+			removed += max(0, len(ids)-1)
+		}
+		op := memory.Op{Op: a.Op, Chunk: a.Chunk, Chunks: a.Chunks, Reason: reason}
+		if a.Reason != "" {
+			r, err := cleanText(a.Reason, maxReason)
+			if err != nil {
+				return memory.Decision{}, fmt.Errorf("%s.reason: %v", at, err)
+			}
+			op.Reason = "LLM planner: " + r
+		}
+		d.Ops = append(d.Ops, op)
+	}
+	if limit := max(1, int(maxShare*float64(len(s.Chunks)))); removed > limit {
+		return memory.Decision{}, fmt.Errorf("ops: would remove %d of %d chunks in one cycle (at most %d)", removed, len(s.Chunks), limit)
+	}
+	if _, err := s.Clone().Apply(now, "llm", d.Ops, memory.Policy{}); err != nil {
+		return memory.Decision{}, fmt.Errorf("dry run: %v", err)
+	}
+	return d, nil
+}
+
+// Planner is π_plan through the host's LLM. When the answer fails validation
+// (or the exchange fails), Fallback (default memory.Heuristic) decides
+// instead and its reason says why the LLM's plan was not used.
+type Planner struct {
+	C        Completer
+	Fallback memory.Planner
+	// MaxShare bounds removals per cycle (default DefaultMaxForgetShare).
+	MaxShare float64
+	Log      *Log
+}
+
+// Name implements memory.Planner.
+func (Planner) Name() string { return "llm" }
+
+// Trigger implements memory.Planner.
+func (Planner) Trigger() string { return "llm" }
+
+// Plan implements memory.Planner.
+func (p Planner) Plan(s *memory.State, now int64, force bool, pol memory.Policy) (memory.Decision, error) {
+	share := p.MaxShare
+	if share <= 0 {
+		share = DefaultMaxForgetShare
+	}
+	text, why := ask(p.C, PlanRequest(s, userOf(s), now))
+	if why == "" {
+		d, err := ParsePlan(text, s, now, share)
+		if err == nil {
+			p.Log.add(PurposePlan, "accepted", "")
+			return d, nil
+		}
+		why = "answer rejected: " + err.Error()
+	}
+	p.Log.add(PurposePlan, "fallback", why)
+	fb := p.Fallback
+	if fb == nil {
+		fb = memory.Heuristic{}
+	}
+	d, err := fb.Plan(s, now, force, pol)
+	d.Reason = "LLM plan not used (" + why + "); LLM-free planner: " + d.Reason
+	return d, err
+}

@@ -1,0 +1,56 @@
+//go:build wasip1
+
+package main
+
+import (
+	"encoding/json"
+	"strings"
+
+	pdk "github.com/extism/go-pdk"
+
+	"github.com/recmem/recmem/pkg/llm"
+)
+
+// llmComplete is the host function of docs/llm.md: it takes the offset of a
+// JSON llm.Request in Extism memory and returns the offset of a JSON
+// llm.Response. Every host provides it; one without a model answers with an
+// error and the module runs its LLM-free policies.
+//
+//go:wasmimport extism:host/user llm_complete
+func llmComplete(uint64) uint64
+
+// hostLLM is the llm.Completer that goes through the host function.
+type hostLLM struct{}
+
+func (hostLLM) Complete(r llm.Request) (llm.Response, error) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return llm.Response{}, err
+	}
+	in := pdk.AllocateBytes(b)
+	defer in.Free()
+	out := pdk.FindMemory(llmComplete(in.Offset()))
+	defer out.Free()
+	var resp llm.Response
+	if err := json.Unmarshal(out.ReadBytes(), &resp); err != nil {
+		return llm.Response{Error: "llm_complete answered malformed JSON: " + err.Error()}, nil
+	}
+	return resp, nil
+}
+
+// configured is set once the manifest's config has been read.
+var configured bool
+
+// configure reads the manifest config key "llm_steps" (comma-separated steps
+// that ask the host's LLM) once, before the first export runs.
+func configure() error {
+	if configured {
+		return nil
+	}
+	configured = true
+	steps, _ := pdk.GetConfig("llm_steps")
+	if strings.TrimSpace(steps) == "" {
+		return nil
+	}
+	return eng.SetLLM(hostLLM{}, strings.Split(steps, ","))
+}
