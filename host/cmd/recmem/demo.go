@@ -174,7 +174,9 @@ func opsLine(ops map[string]int) string {
 	for k := range ops {
 		names = append(names, k)
 	}
-	sort.Slice(names, func(i, j int) bool { return ops[names[i]] > ops[names[j]] || (ops[names[i]] == ops[names[j]] && names[i] < names[j]) })
+	sort.Slice(names, func(i, j int) bool {
+		return ops[names[i]] > ops[names[j]] || (ops[names[i]] == ops[names[j]] && names[i] < names[j])
+	})
 	parts := make([]string, len(names))
 	for i, k := range names {
 		parts[i] = fmt.Sprintf("%s %d (%.0f%%)", k, ops[k], 100*float64(ops[k])/float64(total))
