@@ -87,7 +87,9 @@ func (t *txn) journal(e Entry) error {
 	}
 	s.Journal = append(s.Journal, e)
 	if over := len(s.Journal) - s.Config.JournalCap; over > 0 {
-		s.Journal = slices.Delete(s.Journal, 0, over)
+		// Entries are immutable and may be shared with other copies: drop
+		// the oldest by reslicing, never by shifting in place.
+		s.Journal = s.Journal[over:]
 	}
 	t.out = append(t.out, e)
 	if !mutates(e) {

@@ -34,6 +34,13 @@ func (s *State) Maintain(now int64, p Planner, force bool, pol Policy) (Maintena
 	if d.Decision != "maintain" {
 		return m, nil
 	}
+	if d.sim != nil {
+		// The planner already applied its ops to a copy, in order, at now,
+		// with its trigger: applying them in one batch gives the same state.
+		m.Ops = nonNil(d.entries)
+		*s = *d.sim
+		return m, nil
+	}
 	if m.Ops, err = s.Apply(now, p.Trigger(), d.Ops, pol); err != nil {
 		return Maintenance{}, fmt.Errorf("%s: %w", p.Name(), err)
 	}

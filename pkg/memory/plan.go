@@ -160,6 +160,7 @@ type plan struct {
 	trigger string
 	pol     Policy
 	ops     []Op
+	entries []Entry
 	err     error
 }
 
@@ -171,11 +172,13 @@ func (p *plan) add(ops ...Op) {
 	if p.err != nil || len(ops) == 0 {
 		return
 	}
-	if _, err := p.sim.Apply(p.now, p.trigger, ops, p.pol); err != nil {
+	entries, err := p.sim.Apply(p.now, p.trigger, ops, p.pol)
+	if err != nil {
 		p.err = err
 		return
 	}
 	p.ops = append(p.ops, ops...)
+	p.entries = append(p.entries, entries...)
 }
 
 func (p *plan) decide(pl Planner, why, nothing string) (Decision, error) {
@@ -185,7 +188,7 @@ func (p *plan) decide(pl Planner, why, nothing string) (Decision, error) {
 	if len(p.ops) == 0 {
 		return wait(pl, why+"; "+nothing), nil
 	}
-	return Decision{Scheduler: pl.Name(), Decision: "maintain", Reason: why, Ops: p.ops}, nil
+	return Decision{Scheduler: pl.Name(), Decision: "maintain", Reason: why, Ops: p.ops, sim: p.sim, entries: p.entries}, nil
 }
 
 func wait(pl Planner, why string) Decision {

@@ -32,6 +32,13 @@ type Decision struct {
 	Decision  string `json:"decision"`
 	Reason    string `json:"reason"`
 	Ops       []Op   `json:"ops"`
+
+	// sim and entries, when set, are the state after applying Ops at the
+	// planned time with the planner's trigger and the journal entries that
+	// wrote: Maintain adopts them instead of applying the ops a second time
+	// (which would run the extractor, and any LLM behind it, twice).
+	sim     *State
+	entries []Entry
 }
 
 // Policy holds the policies the lifecycle calls. A nil field means the

@@ -101,20 +101,14 @@ func New(cfg Config) *State {
 	}
 }
 
-// Clone returns a deep copy of s. Cost O(size of s).
+// Clone returns a copy of s that shares nothing mutable with it. Event
+// metadata and journal entries are immutable once written, so the copy shares
+// them: the journal is shared with its capacity clipped, and the copy's first
+// append reallocates it. Cost O(events + chunks), independent of the journal.
 func (s *State) Clone() *State {
 	c := *s
 	c.Config = s.Config.clone()
 	c.Events = slices.Clone(s.Events)
-	for i := range c.Events {
-		if m := c.Events[i].Meta; m != nil {
-			cm := make(map[string][]string, len(m))
-			for k, v := range m {
-				cm[k] = slices.Clone(v)
-			}
-			c.Events[i].Meta = cm
-		}
-	}
 	c.Chunks = slices.Clone(s.Chunks)
 	for i := range c.Chunks {
 		c.Chunks[i].Aliases = slices.Clone(c.Chunks[i].Aliases)
@@ -123,23 +117,8 @@ func (s *State) Clone() *State {
 	c.Profile.BuiltFrom = slices.Clone(s.Profile.BuiltFrom)
 	c.Profile.Rising = slices.Clone(s.Profile.Rising)
 	c.Profile.Fading = slices.Clone(s.Profile.Fading)
-	c.Journal = slices.Clone(s.Journal)
-	for i := range c.Journal {
-		e := &c.Journal[i]
-		e.Chunks = slices.Clone(e.Chunks)
-		e.Events = slices.Clone(e.Events)
-		e.Before = clonePtr(e.Before)
-		e.After = clonePtr(e.After)
-	}
+	c.Journal = s.Journal[:len(s.Journal):len(s.Journal)]
 	return &c
-}
-
-func clonePtr(p *float64) *float64 {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }
 
 // Summary is a short account of a state's size.

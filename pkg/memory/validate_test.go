@@ -64,11 +64,16 @@ func TestClone(t *testing.T) {
 		t.Fatal("clone differs")
 	}
 	before := encode(t, s)
-	c.Events[0].Meta["genre"][0] = "x"
+	// Event metadata and journal entries are immutable and shared; every
+	// other part of the copy is its own, and appending to the copy's event
+	// memory or journal never shows in the original.
+	c.Events[0].Pending = !c.Events[0].Pending
+	c.Events = append(c.Events, Event{ID: "x"})
 	c.Chunks[0].Events[0] = "x"
+	c.Chunks[0].Strength = 0.123
 	c.Profile.BuiltFrom[0].Chunk = "x"
-	*c.Journal[0].Before = 0.1
-	c.Journal[0].Chunks[0] = "x"
+	c.Journal = append(c.Journal, Entry{Seq: 999, Reason: "x"})
+	c.Journal = c.Journal[1:]
 	c.Config.Categories = append(c.Config.Categories, "x")
 	if encode(t, s) != before {
 		t.Error("changing the clone changed the original")
