@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/recmem/recmem/host"
+	hostllm "github.com/recmem/recmem/host/llm"
+	"github.com/recmem/recmem/pkg/engine"
+	"github.com/recmem/recmem/pkg/llm"
+)
+
+// llmFlags are the LLM settings shared by commands that run the lifecycle.
+type llmFlags struct {
+	spec, record, steps, model string
+}
+
+func addLLMFlags(fs *flag.FlagSet) *llmFlags {
+	f := &llmFlags{}
+	fs.StringVar(&f.spec, "llm", "", "LLM `ENDPOINT`: an OpenAI-compatible base URL (http://127.0.0.1:8080/v1) or replay:FILE; empty: LLM-free policies")
+	fs.StringVar(&f.record, "llm-record", "", "append every LLM exchange to `FILE` (JSON lines) for replay")
+	fs.StringVar(&f.steps, "llm-steps", "extract,plan,synthesize,rank", "comma-separated `STEPS` that ask the LLM when --llm is set")
+	fs.StringVar(&f.model, "llm-model", "", "model name sent to the endpoint (default $RECMEM_LLM_MODEL)")
+	return f
+}
+
+// llmSetup is an opened LLM: the completer the host function calls, the
+// steps that use it, and the meter that counts calls and tokens.
+type llmSetup struct {
+	completer hostllm.Completer
+	meter     *hostllm.Meter
+	steps     []string
+	close     func() error
+}
+
+// open returns the configured LLM, or a setup with no completer when --llm is
+// empty (every step then runs its LLM-free policy).
+func (f *llmFlags) open() (*llmSetup, error) {
+	s := &llmSetup{close: func() error { return nil }}
+	if f.spec == "" {
+		if f.record != "" {
+			return nil, errors.New("--llm-record needs --llm")
+		}
+		return s, nil
+	}
+	var c hostllm.Completer
+	if path, ok := strings.CutPrefix(f.spec, "replay:"); ok {
+		rp, err := hostllm.LoadReplayer(path)
+		if err != nil {
+			return nil, err
+		}
+		c = rp
+	} else {
+		cl, err := hostllm.New(hostllm.Config{BaseURL: f.spec, Model: f.model})
+		if err != nil {
+			return nil, err
+		}
+		c = cl
+	}
+	if f.record != "" {
+		w, err := os.OpenFile(f.record, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("--llm-record: %w", err)
+		}
+		c = hostllm.NewRecorder(c, w, f.spec)
+		s.close = w.Close
+	}
+	for _, st := range strings.Split(f.steps, ",") {
+		if st = strings.TrimSpace(st); st != "" {
+			s.steps = append(s.steps, st)
+		}
+	}
+	s.meter = hostllm.NewMeter(c)
+	s.completer = s.meter
+	return s, nil
+}
+
+// options returns host options that provide the LLM to the module.
+func (s *llmSetup) options(wasm string) host.Options {
+	return host.Options{WasmPath: wasm, LLM: s.completer, LLMSteps: s.steps}
+}
+
+// nativeEngine returns an engine that asks the same LLM in-process.
+func (s *llmSetup) nativeEngine() (*engine.Engine, error) {
+	e := engine.New()
+	if s.completer == nil {
+		return e, nil
+	}
+	if err := e.SetLLM(syncLLM{s.completer}, s.steps); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// syncLLM adapts a host completer to the module-side interface.
+type syncLLM struct{ c hostllm.Completer }
+
+func (a syncLLM) Complete(r llm.Request) (llm.Response, error) {
+	return a.c.Complete(context.Background(), r)
+}
