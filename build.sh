@@ -38,6 +38,19 @@ build() {
   log "out/plugin.wasm: $raw bytes, $gz gzipped"
 }
 
+# deps_browser installs Debian's chromium for the browser tests when it is
+# missing (as root; playwright-core drives it, no browser is downloaded).
+deps_browser() {
+  if [ -x "${RECMEM_CHROMIUM:-/usr/bin/chromium}" ]; then return; fi
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    echo "build.sh: the browser tests need Debian's chromium: apt-get install -y chromium (as root)" >&2
+    exit 1
+  fi
+  log "apt-get install chromium"
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+}
+
 run_tests() {
   build
   deps_node
@@ -53,12 +66,15 @@ run_tests() {
   go test -count=1 ./pkg/... ./host/...
   log "node --test (conformance through @extism/extism)"
   (cd web && node --test test/)
+  deps_browser
+  log "browser tests (bin/recmem serve + headless chromium through playwright-core)"
+  (cd web && node --test --test-concurrency=1 e2e/)
 }
 
 case "${1:-build}" in
   build) build ;;
   deps) deps_go; deps_node ;;
-  run) build; exec bin/recmem demo ;;
+  run) build; deps_node; exec bin/recmem serve "${@:2}" ;;
   test) run_tests ;;
   *) echo "usage: ./build.sh [build|run|test|deps]" >&2; exit 2 ;;
 esac

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/recmem/recmem/host"
+)
+
+func init() {
+	commands["serve"] = command{
+		summary: "serve the web page and the module: recmem serve [--addr 127.0.0.1:8080]",
+		run:     runServe,
+	}
+}
+
+// extismBrowser is the only part of web/node_modules the server exposes: the
+// self-contained ES module build of @extism/extism that the page imports.
+const extismBrowser = "/node_modules/@extism/extism/dist/browser/"
+
+func runServe(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0 picks a free port)")
+	web := fs.String("web", "", "the page's `DIR` (default: web/ beside bin/, else in the working directory or a parent)")
+	wasm := fs.String("wasm", "", "the module's `FILE` (default: $RECMEM_WASM, else out/plugin.wasm found like web/)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "recmem serve: unexpected argument", fs.Arg(0))
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := serve(ctx, *addr, *web, *wasm, stdout); err != nil {
+		fmt.Fprintln(stderr, "recmem serve:", err)
+		return 1
+	}
+	return 0
+}
+
+// serve listens on addr and serves the page until ctx is done, then shuts down
+// gracefully, letting requests in flight finish for up to five seconds.
+func serve(ctx context.Context, addr, webDir, wasmPath string, stdout io.Writer) error {
+	var err error
+	if webDir == "" {
+		if webDir, err = findWeb(); err != nil {
+			return err
+		}
+	}
+	if st, err := os.Stat(filepath.Join(webDir, "index.html")); err != nil || st.IsDir() {
+		return fmt.Errorf("%s has no index.html", webDir)
+	}
+	if wasmPath == "" {
+		if wasmPath, err = host.FindWasm(); err != nil {
+			return err
+		}
+	}
+	if _, err := os.Stat(wasmPath); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           newSiteHandler(webDir, wasmPath),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	fmt.Fprintf(stdout, "recmem serve: http://%s/ (web %s, module %s); Ctrl-C stops\n", ln.Addr(), webDir, wasmPath)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err = srv.Shutdown(sctx)
+	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) {
+		err = errors.Join(err, serr)
+	}
+	fmt.Fprintln(stdout, "recmem serve: stopped")
+	return err
+}
+
+// newSiteHandler serves webDir at /, wasmPath at /out/plugin.wasm, and of
+// webDir/node_modules only the @extism/extism browser build. Tests, dot files
+// and the rest of node_modules are not served. Every response says
+// "Cache-Control: no-cache", so a rebuilt module or page is picked up at the
+// next load while unchanged files still revalidate cheaply (Last-Modified).
+func newSiteHandler(webDir, wasmPath string) http.Handler {
+	files := http.FileServer(http.Dir(webDir))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		p := path.Clean("/" + r.URL.Path)
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if p == "/out/plugin.wasm" {
+			f, err := os.Open(wasmPath)
+			if err != nil {
+				http.Error(w, "module not found", http.StatusNotFound)
+				return
+			}
+			defer f.Close()
+			st, err := f.Stat()
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			w.Header().Set("Content-Type", "application/wasm")
+			http.ServeContent(w, r, "plugin.wasm", st.ModTime(), f)
+			return
+		}
+		if hidden(p) || (p != "/" && strings.HasSuffix(r.URL.Path, "/")) { // no directory listings
+			http.NotFound(w, r)
+			return
+		}
+		if ct := contentType(p); ct != "" {
+			w.Header().Set("Content-Type", ct)
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+// hidden reports whether a cleaned URL path must not be served.
+func hidden(p string) bool {
+	if strings.HasPrefix(p, "/node_modules/") || p == "/node_modules" {
+		return !strings.HasPrefix(p, extismBrowser)
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if strings.HasPrefix(seg, ".") {
+			return true
+		}
+	}
+	first, _, _ := strings.Cut(strings.TrimPrefix(p, "/"), "/")
+	switch first {
+	case "test", "e2e", "test-results", "package.json", "package-lock.json":
+		return true
+	}
+	return false
+}
+
+// contentType fixes the types that matter to a browser, independently of the
+// machine's MIME tables: ES modules must be JavaScript, the module wasm.
+func contentType(p string) string {
+	switch path.Ext(p) {
+	case ".js", ".mjs":
+		return "text/javascript; charset=utf-8"
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".html":
+		return "text/html; charset=utf-8"
+	case ".json", ".map":
+		return "application/json"
+	case ".wasm":
+		return "application/wasm"
+	case ".svg":
+		return "image/svg+xml"
+	case ".png":
+		return "image/png"
+	}
+	return ""
+}
+
+// findWeb locates the page: web/ beside the executable's parent directory
+// (bin/recmem -> web/), then web/ in the working directory or a parent.
+func findWeb() (string, error) {
+	var tried []string
+	ok := func(dir string) bool {
+		tried = append(tried, dir)
+		st, err := os.Stat(filepath.Join(dir, "index.html"))
+		return err == nil && !st.IsDir()
+	}
+	if exe, err := os.Executable(); err == nil {
+		if d := filepath.Join(filepath.Dir(filepath.Dir(exe)), "web"); ok(d) {
+			return d, nil
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		for dir := wd; ; dir = filepath.Dir(dir) {
+			if d := filepath.Join(dir, "web"); ok(d) {
+				return d, nil
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	return "", fmt.Errorf("web/index.html not found (use --web DIR); looked in %v", tried)
+}

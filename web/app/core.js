@@ -1,0 +1,68 @@
+// core.js: what the views share: the page's clock, the app object, error
+// and status display, and act(), which runs and times one user action.
+import { NotAvailable } from './engine.js';
+import { $ } from './dom.js';
+
+// The page's clock. Time is an input to the module: every signal carries the
+// page's time. With ?now=UNIX (used by the tests) the clock starts there and
+// moves 60 s per reading, so runs are repeatable; it never goes behind the
+// memory's own clock.
+const params = new URLSearchParams(location.search);
+const fixedStart = params.has('now') ? Number(params.get('now')) : null;
+let fixedTicks = 0;
+export const clock = {
+  floor: 0,
+  now() {
+    const t = fixedStart !== null ? fixedStart + 60 * fixedTicks++ : Math.floor(Date.now() / 1000);
+    return Math.max(t, this.floor + (fixedStart !== null ? 60 : 0));
+  },
+};
+
+// app is shared by the views; window.recmem exposes it to tests.
+export const app = {
+  engine: null,
+  doc: null, // the last exported state document, parsed
+  timings: [], // {action, ms}
+  listeners: new Set(), // called after each state change
+  loadMs: null,
+};
+window.recmem = app;
+
+export function showError(msg) {
+  const el = $('#error');
+  el.textContent = msg;
+  el.hidden = false;
+}
+export function clearError() {
+  $('#error').hidden = true;
+  $('#error').textContent = '';
+}
+export function setStatus(msg) { $('#status').textContent = msg; }
+
+// refresh re-reads the state document and lets every view re-render.
+export async function refresh() {
+  const text = await app.engine.exportText();
+  app.doc = JSON.parse(text);
+  clock.floor = Math.max(clock.floor, app.doc?.memory?.clock ?? 0);
+  for (const f of app.listeners) await f(app.doc);
+}
+
+// act runs one user action: the module calls in fn, then a re-render. Its
+// latency (calls + save to IndexedDB + render) is shown and kept for tests.
+export async function act(label, fn) {
+  const t0 = performance.now();
+  try {
+    const r = await fn();
+    clearError();
+    await refresh();
+    const ms = performance.now() - t0;
+    app.timings.push({ action: label, ms });
+    $('#timing').textContent = `${label}: ${ms.toFixed(1)} ms · first load ${app.loadMs?.toFixed(0)} ms`;
+    return r;
+  } catch (err) {
+    console.error(err);
+    showError(err instanceof NotAvailable ? `${err.message}.` : `${label} failed: ${err.message}`);
+    return undefined;
+  }
+}
+

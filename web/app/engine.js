@@ -1,0 +1,96 @@
+// engine.js: the recmem module in this tab, through @extism/extism's browser
+// build. Calls are serialised (one at a time, in order); after every call that
+// can change the state, the state is exported and saved to IndexedDB, so a
+// reload restores exactly what the module held.
+import createPlugin from '/node_modules/@extism/extism/dist/browser/mod.js';
+import * as store from './store.js';
+
+// Exports that never change the state: no save after them.
+// load_catalog loads an asset (the catalog the ranker uses), not user state.
+const READ_ONLY = new Set(['exports', 'export_state', 'get_memory', 'rank', 'select_slate', 'plan', 'load_catalog']);
+
+export class Engine {
+  constructor(plugin, exports, imports) {
+    this.plugin = plugin;
+    this.exports = new Set(exports);
+    this.imports = imports;
+    this.queue = Promise.resolve();
+    this.lastSave = null;
+  }
+
+  // open loads the module, and restores the saved state when there is one.
+  // hostFunctions are offered under extism:host/user.
+  // config is the manifest config (e.g. llm_steps).
+  static async open({ wasmUrl = '/out/plugin.wasm', hostFunctions = {}, config = {} } = {}) {
+    const plugin = await createPlugin(new URL(wasmUrl, location.href), {
+      useWasi: true,
+      config,
+      functions: { 'extism:host/user': hostFunctions },
+    });
+    const exps = (await plugin.getExports()).filter((e) => e.kind === 'function').map((e) => e.name);
+    const imps = (await plugin.getImports()).map((i) => `${i.module}/${i.name}`);
+    // An export is available when the module exports the function and its
+    // engine serves the name (the plugin may declare exports ahead of them).
+    let served = exps;
+    try {
+      const out = await plugin.call('exports', '');
+      const listed = out ? JSON.parse(out.text()).exports : null;
+      if (Array.isArray(listed)) served = exps.filter((n) => listed.includes(n));
+    } catch { /* an old module without "exports": trust the wasm exports */ }
+    const eng = new Engine(plugin, served, imps);
+    const saved = await store.get('state').catch(() => undefined);
+    let restored = null;
+    if (saved) {
+      try {
+        restored = await eng.call('import_state', saved, { save: false });
+      } catch (err) {
+        // A saved state this module refuses stays in storage untouched.
+        restored = { error: err.message };
+      }
+    }
+    return { engine: eng, restored };
+  }
+
+  has(name) { return this.exports.has(name); }
+  importsHost(name) { return this.imports.includes(`extism:host/user/${name}`); }
+
+  // call runs one export with a JSON value (or raw JSON text) as input and
+  // returns the parsed output. A module error is thrown as an Error carrying
+  // the module's own message.
+  call(name, input, { save, raw } = {}) {
+    const run = async () => {
+      if (!this.exports.has(name)) throw new NotAvailable(name);
+      const text = input === undefined ? '' : typeof input === 'string' || input instanceof Uint8Array ? input : JSON.stringify(input);
+      const out = await this.plugin.call(name, text);
+      const result = out ? out.text() : '';
+      if (save ?? !READ_ONLY.has(name)) await this.save();
+      if (raw) return result;
+      return result === '' ? null : JSON.parse(result);
+    };
+    const p = this.queue.then(run, run);
+    this.queue = p.catch(() => {});
+    return p;
+  }
+
+  // save exports the state and writes it to IndexedDB. Called inside the queue.
+  async save() {
+    const out = await this.plugin.call('export_state', '');
+    const text = out.text();
+    await store.put('state', text);
+    this.lastSave = text;
+    return text;
+  }
+
+  // exportText returns the state document's text, exactly as the module wrote it.
+  exportText() {
+    return this.call('export_state', undefined, { raw: true });
+  }
+}
+
+export class NotAvailable extends Error {
+  constructor(name) {
+    super(`${name} is not available in this build of the module`);
+    this.name = 'NotAvailable';
+    this.export = name;
+  }
+}

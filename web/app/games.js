@@ -1,0 +1,323 @@
+// games.js: the games view. Browse the demo catalog and act on items (each act
+// is a signal recorded with the item's metadata and the page's time); watch
+// the three tiers and the journal; rank with an optional instruction; edit or
+// delete a preference by hand (an apply_ops call, journaled like any other).
+import { $, h, fill, bar, fmtTime } from './dom.js';
+import { act, clock } from './core.js';
+
+const USER = 'me';
+const PAGE = 40;
+
+let catalog = []; // demo items
+let byId = new Map();
+let shown = PAGE;
+
+// metaOf is an item's metadata as the module takes it: field -> values. The
+// defaults (kind "game", format "physical") are left out: said of nearly every
+// item, they would only become preferences like "likes games".
+export function metaOf(it) {
+  const m = {};
+  for (const k of ['title', 'platform', 'series']) {
+    if (it[k]) m[k] = [String(it[k])];
+  }
+  if (it.kind && it.kind !== 'game') m.kind = [it.kind];
+  if (it.format === 'digital') m.format = ['digital'];
+  return m;
+}
+
+export async function initGames(app) {
+  try {
+    const res = await fetch('catalog/games-demo.json');
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    catalog = (await res.json()).items;
+  } catch (err) {
+    fill($('#items'), h('li', { class: 'na' }, `The demo catalog did not load: ${err.message}`));
+  }
+  catalog.sort((a, b) => b.popularity - a.popularity || Number(a.id) - Number(b.id));
+  byId = new Map(catalog.map((it) => [it.id, it]));
+  app.catalog = byId;
+  const platforms = [...new Set(catalog.map((it) => it.platform).filter(Boolean))].sort();
+  $('#platform').append(...platforms.map((p) => h('option', { value: p }, p)));
+  $('#search').addEventListener('input', () => { shown = PAGE; renderItems(app); });
+  $('#platform').addEventListener('change', () => {
+    shown = PAGE;
+    renderItems(app);
+    if (lastRanked) act('rank', () => rank(app));
+  });
+  $('#more').addEventListener('click', () => { shown += PAGE; renderItems(app); });
+  $('#maintain').addEventListener('click', () => act('maintain', () => maintain(app)));
+  $('#synthesize').addEventListener('click', () => act('rewrite profile', () => app.engine.call('apply_ops', { ops: [{ op: 'synthesize' }], now: clock.now() })));
+  $('#synthesize').disabled = !app.engine.has('apply_ops');
+  $('#rank').addEventListener('click', () => act('rank', () => rank(app)));
+  $('#instruction').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); $('#rank').click(); }
+  });
+  if (!app.engine.has('record')) {
+    $('#catalog-count').textContent = '· recording is not available in this build';
+  }
+  let ranker = false;
+  try {
+    ranker = await loadRanker(app);
+  } catch (err) {
+    fill($('#recs'), h('li', { class: 'na' }, `The ranker's catalog did not load: ${err.message}`));
+  }
+  if (!app.engine.has('rank')) {
+    fill($('#recs'), h('li', { class: 'na' }, 'Ranking is not available in this build of the module (it has no rank export). No list is shown rather than a made-up one.'));
+  }
+  $('#rank').disabled = !ranker;
+  lastRanked = ranker; // rank at once, and again after every change
+  app.listeners.add((doc) => renderMemory(app, doc));
+  app.listeners.add(() => renderItems(app));
+  app.listeners.add(() => autoRank(app));
+  renderItems(app);
+}
+
+// ----- catalog -----
+
+function matches(it, words, platform) {
+  if (platform && it.platform !== platform) return false;
+  if (words.length === 0) return true;
+  const hay = `${it.title} ${it.series ?? ''} ${it.platform ?? ''} ${it.kind}`.toLowerCase();
+  return words.every((w) => hay.includes(w));
+}
+
+function lastActions(app) {
+  const m = new Map();
+  for (const e of app.doc?.memory?.events ?? []) m.set(e.item, e.action === 'rate' ? `rated ${e.rating}` : e.action);
+  return m;
+}
+
+function renderItems(app) {
+  const words = $('#search').value.toLowerCase().split(/\s+/).filter(Boolean);
+  const platform = $('#platform').value;
+  const hits = catalog.filter((it) => matches(it, words, platform));
+  const acted = lastActions(app);
+  $('#catalog-count').textContent = `${hits.length} of ${catalog.length} items`;
+  fill($('#items'), hits.slice(0, shown).map((it) => itemRow(app, it, acted.get(it.id))));
+  $('#more').hidden = hits.length <= shown;
+}
+
+function itemRow(app, it, acted) {
+  const can = app.engine.has('record');
+  const btn = (label, action, title) => h('button', {
+    disabled: !can, title, dataset: { action },
+    onclick: () => act(action, () => record(app, it, action)),
+  }, label);
+  const rate = h('select', { 'aria-label': `Rate ${it.title}`, disabled: !can, dataset: { action: 'rate' },
+    onchange: (e) => { const r = Number(e.target.value); e.target.value = ''; if (r) act(`rate ${r}`, () => record(app, it, 'rate', r)); } },
+  h('option', { value: '' }, 'Rate…'), [5, 4, 3, 2, 1].map((r) => h('option', { value: String(r) }, `${'★'.repeat(r)} ${r}`)));
+  return h('li', { dataset: { item: it.id } },
+    h('div', { class: 'item-title' }, it.title),
+    h('div', { class: 'meta' },
+      [it.platform, it.kind !== 'game' ? it.kind : '', it.series ? `series: ${it.series}` : '', `${it.popularity} players`].filter(Boolean).join(' · '),
+      acted ? h('span', { class: 'acted' }, ` · you: ${acted}`) : ''),
+    h('div', { class: 'actions' },
+      btn('Like', 'like', 'I like this'), btn('Buy', 'purchase', 'I bought this'), btn('Dislike', 'dislike', 'Not for me'), rate));
+}
+
+// ----- module calls -----
+
+async function record(app, it, action, rating) {
+  const sig = { user: USER, item: it.id, action, meta: metaOf(it), time: clock.now() };
+  if (action === 'rate') sig.rating = rating;
+  // The fixed scheduler maintains every B signals; "planner decides" lets the
+  // heuristic planner choose when and what.
+  return app.engine.call('record', { signals: [sig], maintain: $('#use-planner').checked ? 'planner' : 'fixed' });
+}
+
+async function maintain(app) {
+  const planner = $('#use-planner').checked;
+  // Asked for by the user: the fixed scheduler runs even below B pending.
+  return app.engine.call('maintain', planner ? { scheduler: 'planner', now: clock.now() } : { scheduler: 'fixed', force: true, now: clock.now() });
+}
+
+export async function editChunk(app, chunk, text, strength) {
+  const op = { op: 'edit', chunk: chunk.id };
+  if (text !== chunk.text) op.text = text;
+  if (Number.isFinite(strength) && strength !== chunk.strength) op.strength = strength;
+  return app.engine.call('apply_ops', { ops: [op], now: clock.now() });
+}
+
+export async function deleteChunk(app, chunk) {
+  return app.engine.call('apply_ops', { ops: [{ op: 'delete', chunk: chunk.id }], now: clock.now() });
+}
+
+// rankerCatalog is the asset load_catalog takes, in its JSON form, built from
+// the demo catalog: each item's metadata and popularity, no collaborative
+// factors. The weights are the page's choice for this demo (the catalog
+// trained by `recmem train catalog` carries learned ones): popularity,
+// similarity to recent games and to the preference memory, and the
+// instruction.
+export function rankerCatalog(items) {
+  const names = ['title', 'platform', 'kind', 'series'];
+  return {
+    format: 'recmem.catalog', version: 1, dataset: 'games-demo', meta_names: names, dim: 0,
+    items: items.map((it) => ({ id: it.id, meta: names.map((k) => it[k] ?? ''), pop: it.popularity })),
+    // scale brings each raw feature to about [0,1] on this catalog
+    // (ln popularity up to ~6.6; BM25 sums reach ~80 against the history, ~50
+    // against the memory, ~9 for an instruction); weight then orders them, the
+    // instruction first, since it is what the user asks for now.
+    weights: {
+      popularity: { weight: 1, scale: 1 / 6.6 },
+      history_text: { weight: 1, scale: 1 / 80 },
+      memory_text: { weight: 1.5, scale: 1 / 50 },
+      instruction: { weight: 3, scale: 1 / 8 },
+      novelty: { weight: 0.5, scale: 1 },
+    },
+  };
+}
+
+// TRAINED is where a catalog trained on all of Games-6k may be put
+// (bin/recmem train catalog ... --out web/catalog/games-6k.catalog); the page
+// prefers it, with its collaborative factors and learned weights, unless the
+// URL says ?catalog=demo (the tests do, so that they do not depend on it).
+const TRAINED = 'catalog/games-6k.catalog';
+
+async function loadRanker(app) {
+  if (!app.engine.has('rank') || !app.engine.has('load_catalog')) return false;
+  if (new URLSearchParams(location.search).get('catalog') !== 'demo') {
+    const res = await fetch(TRAINED).catch(() => null);
+    if (res?.ok) {
+      const out = await app.engine.call('load_catalog', new Uint8Array(await res.arrayBuffer()));
+      app.rankerInfo = { ...out, source: 'trained on Games-6k' };
+      return true;
+    }
+  }
+  const out = await app.engine.call('load_catalog', rankerCatalog(catalog));
+  app.rankerInfo = { ...out, source: 'demo catalog, no collaborative factors' };
+  return true;
+}
+
+// candidates are the items the ranker orders: those of the selected platform
+// (all platforms when none is), minus the ones already acted on, the most
+// popular first, at most 1000 (the export's limit).
+function candidates(app) {
+  const platform = $('#platform').value;
+  const acted = lastActions(app);
+  return catalog.filter((it) => !acted.has(it.id) && (!platform || it.platform === platform)).slice(0, 1000).map((it) => it.id);
+}
+
+let lastRanked = false;
+async function rankNow(app) {
+  const cands = candidates(app);
+  if (cands.length === 0) return { ranking: [] };
+  return app.engine.call('rank', { candidates: cands, instruction: $('#instruction').value.trim(), k: 10 });
+}
+
+async function rank(app) {
+  const out = await rankNow(app);
+  lastRanked = true;
+  renderRecs(app, out);
+  return out;
+}
+
+// autoRank re-ranks after every state change once the user has asked once, so
+// the list follows the memory.
+async function autoRank(app) {
+  if (!lastRanked || !app.engine.has('rank')) return;
+  try {
+    renderRecs(app, await rankNow(app));
+  } catch (err) {
+    fill($('#recs'), h('li', { class: 'na' }, `Ranking failed: ${err.message}`));
+  }
+}
+
+function renderRecs(app, out) {
+  const list = out?.ranking ?? [];
+  const ctx = out?.context;
+  $('#rank-meta').textContent = ctx ? `${out.ranker} ranker (${app.rankerInfo?.source}) · from ${ctx.events} events, ${ctx.chunks} preferences${ctx.profile ? ', your profile' : ''}${out.llm_calls ? ` · ${out.llm_calls} LLM calls` : ' · no LLM'}${$('#platform').value ? ` · ${$('#platform').value} only` : ''}` : '';
+  if (list.length === 0) {
+    fill($('#recs'), h('li', { class: 'muted' }, 'Nothing to recommend: no candidate left for this platform.'));
+    return;
+  }
+  fill($('#recs'), list.map((r, i) => {
+    const it = app.catalog.get(r.id);
+    return h('li', { dataset: { item: r.id } },
+      h('span', { class: 'rank-no' }, `${r.rank ?? i + 1}.`),
+      h('div', {},
+        h('div', { class: 'item-title' }, it?.title ?? r.id),
+        h('div', { class: 'explain', title: explanationTree(r.explanation) }, explanation(r))));
+  }));
+}
+
+// explanationTree is the ranker's whole explanation as indented lines (shown
+// on hover).
+function explanationTree(e, depth = 0) {
+  if (!e) return '';
+  const line = `${'  '.repeat(depth)}${Number(e.value).toFixed(3)}  ${e.message}`;
+  return [line, ...(e.children ?? []).map((c) => explanationTree(c, depth + 1))].join('\n');
+}
+
+const FEATURE_WORDS = {
+  collaborative: 'players with your taste', transition: 'often next after your recent games',
+  cooccurrence: 'goes with games you have', popularity: 'popular', history_text: 'like your recent games',
+  memory_text: 'matches your preferences', novelty: 'new to you', instruction: 'matches your instruction',
+  transition_log: 'often next after your recent games', cooccurrence_log: 'goes with games you have',
+  sequential: 'what players play next',
+};
+
+// explanation turns the ranker's explanation tree into words: the features
+// that added most to the score, with their contributions.
+export function explanation(r) {
+  const kids = (r.explanation?.children ?? []).map((c) => ({ name: (c.message.match(/^[a-z_]+/) ?? [c.message])[0], v: c.value }))
+    .filter((c) => c.v !== 0).sort((a, b) => Math.abs(b.v) - Math.abs(a.v)).slice(0, 3);
+  const parts = kids.map((c) => `${FEATURE_WORDS[c.name] ?? c.name} (${c.v > 0 ? '+' : ''}${c.v.toFixed(2)})`);
+  return `score ${Number(r.score).toFixed(2)}${parts.length ? `: ${parts.join(', ')}` : ''}`;
+}
+
+// ----- memory tiers -----
+
+function renderMemory(app, doc) {
+  const mem = doc?.memory;
+  if (!mem) return;
+  const p = mem.profile ?? {};
+  $('#profile').textContent = p.text || 'No profile yet: act on a few games.';
+  $('#profile').classList.toggle('muted', !p.text);
+  $('#profile-meta').textContent = p.version ? `v${p.version} · ${fmtTime(p.time)}${p.rising?.length ? ` · rising: ${p.rising.length}` : ''}${p.fading?.length ? ` · fading: ${p.fading.length}` : ''}` : '';
+
+  const chunks = [...(mem.chunks ?? [])].sort((a, b) => a.category.localeCompare(b.category) || b.strength - a.strength);
+  $('#chunks-meta').textContent = chunks.length ? `${chunks.length} chunks` : '';
+  fill($('#chunks'), chunks.length ? chunks.map((c) => chunkRow(app, c)) : h('li', { class: 'muted' }, 'No preferences yet. They are extracted from your actions at maintenance (every few signals).'));
+
+  const events = [...(mem.events ?? [])].reverse();
+  const pending = events.filter((e) => e.pending).length;
+  $('#events-meta').textContent = events.length ? `${events.length} of ${mem.config?.event_cap ?? '?'} · ${pending} pending` : '';
+  fill($('#events'), events.map((e) => h('li', { dataset: { event: e.id } },
+    h('span', { class: 'meta' }, `${e.id} `), h('span', { class: 'op' }, e.action === 'rate' ? `rate ${e.rating}` : e.action), ' ',
+    app.catalog.get(e.item)?.title ?? e.meta?.title?.[0] ?? e.item,
+    h('span', { class: 'meta' }, ` · ${fmtTime(e.time)} `),
+    e.pending ? h('span', { class: 'tag pending' }, 'pending') : '')));
+
+  const journal = [...(mem.journal ?? [])].reverse().slice(0, 60);
+  fill($('#journal'), journal.map((j) => h('li', { dataset: { op: j.op } },
+    h('span', { class: 'op' }, j.op), ' ', h('span', { class: 'tag' }, j.trigger), ' ',
+    j.before !== undefined || j.after !== undefined ? h('span', { class: 'meta' }, `${j.before ?? '–'} → ${j.after ?? '–'} `) : '',
+    j.reason)));
+}
+
+function chunkRow(app, c) {
+  const neg = c.polarity === 'avoids';
+  const canEdit = app.engine.has('apply_ops');
+  return h('li', { dataset: { chunk: c.id } },
+    h('div', { class: 'chunk-head' },
+      h('span', {}, h('span', { class: neg ? 'tag neg' : 'tag' }, c.category), c.text),
+      h('span', { class: 'actions' },
+        h('button', { disabled: !canEdit, dataset: { do: 'edit' }, onclick: () => openEdit(app, c) }, 'Edit'),
+        h('button', { disabled: !canEdit, dataset: { do: 'delete' }, onclick: () => act('delete preference', () => deleteChunk(app, c)) }, 'Delete'))),
+    bar(c.strength, neg),
+    h('div', { class: 'meta' }, `strength ${Number(c.strength).toFixed(2)} · evidence ${c.evidence} · last seen ${fmtTime(c.last_seen)}${c.events?.length ? ` · from events ${c.events.join(', ')}` : ''}`));
+}
+
+function openEdit(app, c) {
+  const dlg = $('#edit-chunk');
+  $('#edit-text').value = c.text;
+  $('#edit-strength').value = String(c.strength);
+  dlg.onclose = () => {
+    if (dlg.returnValue !== 'save') return;
+    const text = $('#edit-text').value.trim();
+    const strength = Number($('#edit-strength').value);
+    act('edit preference', () => editChunk(app, c, text, strength));
+  };
+  dlg.returnValue = '';
+  dlg.showModal();
+}

@@ -1,0 +1,56 @@
+// main.js: the recmem page. Loads the module, restores the memory saved in
+// IndexedDB, and wires the three views (games, agent memory, your data).
+// Every number the page shows comes from the module; the page only calls
+// exports and renders their JSON.
+import { Engine } from './engine.js';
+import * as store from './store.js';
+import { $ } from './dom.js';
+import { app, refresh, setStatus, showError } from './core.js';
+import { initGames } from './games.js';
+import { initAgent } from './agent.js';
+import { initSettings, llmHostFunctions, llmConfig } from './settings.js';
+
+function initTabs() {
+  const tabs = [...document.querySelectorAll('nav [role=tab]')];
+  const show = (name) => {
+    for (const t of tabs) t.setAttribute('aria-selected', String(t.dataset.tab === name));
+    for (const s of document.querySelectorAll('main > .tab')) s.hidden = s.id !== `tab-${name}`;
+  };
+  for (const t of tabs) t.addEventListener('click', () => { show(t.dataset.tab); history.replaceState(null, '', `${location.search}#${t.dataset.tab}`); });
+  const start = location.hash.slice(1);
+  if (tabs.some((t) => t.dataset.tab === start)) show(start);
+}
+
+async function main() {
+  initTabs();
+  let settings = {};
+  try {
+    settings = (await store.get('settings')) ?? {};
+  } catch (err) {
+    showError(`This browser's storage (IndexedDB) is not available, so your memory will not survive a reload: ${err?.message ?? err}`);
+  }
+  app.settings = settings;
+  let opened;
+  try {
+    opened = await Engine.open({ hostFunctions: llmHostFunctions(() => app.settings), config: llmConfig(settings) });
+  } catch (err) {
+    setStatus('The module did not load.');
+    showError(`Could not load the module (out/plugin.wasm): ${err.message}`);
+    return;
+  }
+  app.engine = opened.engine;
+  if (opened.restored?.error) {
+    showError(`Your saved memory could not be restored: ${opened.restored.error}. It is kept in storage untouched; export it from the browser's developer tools or use "Forget me" to start again.`);
+  }
+  await Promise.all([initGames(app), initAgent(app), initSettings(app)]);
+  await refresh();
+  app.loadMs = performance.now();
+  setStatus(`Ready in ${app.loadMs.toFixed(0)} ms · ${opened.restored && !opened.restored.error ? 'memory restored from this browser' : 'new memory'}`);
+  $('#timing').textContent = `first load ${app.loadMs.toFixed(0)} ms`;
+  document.body.dataset.ready = 'true';
+}
+
+main().catch((err) => {
+  console.error(err);
+  showError(`The page failed to start: ${err.message}`);
+});

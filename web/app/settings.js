@@ -1,0 +1,158 @@
+// settings.js: "your data" (export, import, forget me) and the optional LLM
+// endpoint, with the llm_complete host function the module may import.
+import { $, download } from './dom.js';
+import { act, showError, clearError, refresh, setStatus } from './core.js';
+import * as store from './store.js';
+
+// DEFAULT_STEPS are the MARS steps that ask the LLM when an endpoint is set
+// (the manifest config key llm_steps, docs/llm.md). "rank" is left out by
+// default: the page ranks up to 1,000 candidates per call.
+export const DEFAULT_STEPS = 'extract,plan,synthesize';
+
+// llmConfig is the plugin's manifest config for the user's settings: the LLM
+// steps when an endpoint is set, none otherwise.
+export function llmConfig(s) {
+  return s?.llmEndpoint ? { llm_steps: s.llmSteps || DEFAULT_STEPS } : {};
+}
+
+// complete answers one llm_complete request (docs/llm.md) with the endpoint in
+// the settings: {purpose, user, messages, max_tokens, temperature,
+// response_format} in, {text, input_tokens, output_tokens} or {error} out.
+// Host functions run synchronously inside a module call, so the request is a
+// synchronous XMLHttpRequest; the page waits for the endpoint, acceptable for
+// an optional feature the user turns on.
+export function complete(settings, request) {
+  const s = settings ?? {};
+  if (!s.llmEndpoint) return { error: 'no LLM endpoint is set in the page' };
+  let req;
+  try {
+    req = JSON.parse(request);
+  } catch (err) {
+    return { error: `llm_complete: malformed request: ${err.message}` };
+  }
+  const body = { messages: req.messages, max_tokens: req.max_tokens, temperature: req.temperature ?? 0 };
+  if (s.llmModel) body.model = s.llmModel;
+  if (req.response_format === 'json') body.response_format = { type: 'json_object' };
+  try {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${s.llmEndpoint.replace(/\/+$/, '')}/chat/completions`, false);
+    xhr.setRequestHeader('Content-Type', 'application/json');
+    if (s.llmKey) xhr.setRequestHeader('Authorization', `Bearer ${s.llmKey}`);
+    xhr.send(JSON.stringify(body));
+    if (xhr.status < 200 || xhr.status >= 300) return { error: `the endpoint answered HTTP ${xhr.status}` };
+    const res = JSON.parse(xhr.responseText);
+    const text = res?.choices?.[0]?.message?.content;
+    if (typeof text !== 'string') return { error: 'the endpoint answered without choices[0].message.content' };
+    return { text, input_tokens: res.usage?.prompt_tokens ?? 0, output_tokens: res.usage?.completion_tokens ?? 0 };
+  } catch (err) {
+    return { error: `LLM call failed: ${err.message}` };
+  }
+}
+
+// llmHostFunctions returns the host functions offered to the module: every
+// host must provide llm_complete, which the module imports.
+export function llmHostFunctions(getSettings) {
+  return {
+    llm_complete(cx, off) {
+      const reply = complete(getSettings(), cx.read(off)?.text() ?? '');
+      return cx.store(JSON.stringify(reply));
+    },
+  };
+}
+
+function llmStatus(app) {
+  const s = app.settings ?? {};
+  const wired = app.engine.importsHost('llm_complete');
+  let msg;
+  if (!wired) {
+    msg = 'This build of the module makes no LLM calls (it does not import llm_complete): the LLM-free policies run. '
+      + (s.llmEndpoint ? `Your endpoint ${s.llmEndpoint} is kept for a build that does.` : 'An endpoint you set here is kept for a build that does.');
+  } else if (s.llmEndpoint) {
+    msg = `The steps ${s.llmSteps || DEFAULT_STEPS} ask ${s.llmEndpoint}${s.llmModel ? ` (model ${s.llmModel})` : ''}; an answer that fails validation, or no answer, falls back to the LLM-free policy.`;
+  } else {
+    msg = 'No LLM endpoint set: the LLM-free policies run.';
+  }
+  $('#llm-status').textContent = msg;
+}
+
+export async function initSettings(app) {
+  const s = app.settings ?? {};
+  $('#llm-endpoint').value = s.llmEndpoint ?? '';
+  $('#llm-model').value = s.llmModel ?? '';
+  $('#llm-key').value = s.llmKey ?? '';
+  $('#llm-steps').value = s.llmSteps || DEFAULT_STEPS;
+  llmStatus(app);
+  const exps = [...app.engine.exports].filter((n) => !n.startsWith('_')).sort();
+  $('#build-info').textContent = `Module exports: ${exps.join(', ')}. Imports llm_complete: ${app.engine.importsHost('llm_complete') ? 'yes' : 'no'}.`;
+
+  $('#llm-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const endpoint = $('#llm-endpoint').value.trim();
+    if (endpoint && !/^https?:\/\//.test(endpoint)) {
+      showError('The LLM endpoint must be an http:// or https:// URL, e.g. http://127.0.0.1:8081/v1');
+      return;
+    }
+    const before = JSON.stringify(llmConfig(app.settings));
+    app.settings = { ...app.settings, llmEndpoint: endpoint, llmModel: $('#llm-model').value.trim(), llmKey: $('#llm-key').value, llmSteps: $('#llm-steps').value.replace(/\s+/g, '') };
+    await store.put('settings', app.settings);
+    clearError();
+    llmStatus(app);
+    // The module reads its LLM steps once, from the manifest: a changed
+    // configuration takes a fresh module, so reload (the memory is saved).
+    if (app.engine.importsHost('llm_complete') && JSON.stringify(llmConfig(app.settings)) !== before) location.reload();
+  });
+  $('#llm-clear').addEventListener('click', async () => {
+    const had = app.settings?.llmEndpoint;
+    app.settings = { ...app.settings, llmEndpoint: '', llmModel: '', llmKey: '' };
+    await store.put('settings', app.settings);
+    for (const id of ['#llm-endpoint', '#llm-model', '#llm-key']) $(id).value = '';
+    llmStatus(app);
+    if (had && app.engine.importsHost('llm_complete')) location.reload();
+  });
+
+  $('#export').addEventListener('click', () => act('export', async () => {
+    const text = await app.engine.exportText();
+    download(`recmem-memory-${new Date().toISOString().slice(0, 10)}.json`, text);
+    $('#data-meta').textContent = `Exported ${text.length} bytes.`;
+  }));
+
+  $('#import-file').addEventListener('change', async (e) => {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file) return;
+    const text = await file.text();
+    const t0 = performance.now();
+    try {
+      // The module validates the document; on any error it keeps the memory
+      // it had, and so does the page.
+      await app.engine.call('import_state', text);
+    } catch (err) {
+      showError(`Import of ${file.name} failed: ${err.message}. Your memory is unchanged.`);
+      $('#data-meta').textContent = '';
+      return;
+    }
+    clearError();
+    await refresh();
+    app.timings.push({ action: 'import', ms: performance.now() - t0 });
+    $('#data-meta').textContent = `Imported ${file.name} (${text.length} bytes).`;
+  });
+
+  $('#forget').addEventListener('click', () => {
+    const dlg = $('#confirm-forget');
+    dlg.returnValue = '';
+    dlg.onclose = () => {
+      if (dlg.returnValue !== 'forget') return;
+      act('forget me', async () => {
+        await app.engine.call('reset', {}, { save: false });
+        await store.clear();
+        app.settings = {};
+        for (const id of ['#llm-endpoint', '#llm-model', '#llm-key']) $(id).value = '';
+        llmStatus(app);
+        $('#data-meta').textContent = 'Everything was forgotten: the module holds an empty memory and this browser\'s storage is empty.';
+        setStatus('Memory wiped');
+      });
+    };
+    dlg.showModal();
+  });
+}
+
