@@ -14,6 +14,8 @@ type Pool struct {
 	rt   *Runtime
 	idle chan *Instance
 	sem  chan struct{}
+	// init prepares each new instance (for example, loads a catalog).
+	init func(context.Context, *Instance) error
 }
 
 // NewPool returns a pool that runs at most size instances at once
@@ -42,6 +44,11 @@ func (p *Pool) Acquire(ctx context.Context) (*Instance, error) {
 	default:
 	}
 	in, err := p.rt.NewInstance(ctx)
+	if err == nil && p.init != nil {
+		if err = p.init(ctx, in); err != nil {
+			in.Close(ctx)
+		}
+	}
 	if err != nil {
 		<-p.sem
 		return nil, err

@@ -43,6 +43,8 @@ func setup() (func(*testing.M) int, error) {
 		return nil, fmt.Errorf("building plugin for tests: %v\n%s", err, b)
 	}
 	testWasm = out
+	// The examples open the module the way a user would, by FindWasm.
+	os.Setenv("RECMEM_WASM", out)
 	return func(m *testing.M) int {
 		defer os.RemoveAll(dir)
 		return m.Run()

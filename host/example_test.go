@@ -1,0 +1,120 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/recmem/recmem/host"
+	"github.com/recmem/recmem/pkg/memory"
+	"github.com/recmem/recmem/pkg/slate"
+)
+
+// A user's recommendation memory: record signals, read the tiers, export the
+// state for the client to keep.
+func ExampleClient() {
+	ctx := context.Background()
+	c, err := host.NewClient(ctx, host.ClientOptions{}) // finds out/plugin.wasm
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close(ctx)
+
+	s, err := c.Session(ctx, nil) // a new user; pass a state document to resume one
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Close(ctx)
+	titles := []string{"Halo 5: Guardians - Xbox One", "Forza Horizon 3 - Xbox One", "Gears of War 4 - Xbox One",
+		"Halo Wars 2 - Xbox One", "Sea of Thieves - Xbox One"}
+	var signals []host.Signal
+	for i, t := range titles {
+		signals = append(signals, host.Signal{User: "u1", Item: fmt.Sprint("g", i), Action: "purchase",
+			Meta: map[string][]string{"title": {t}}, Time: 1700000000 + int64(i)*86400})
+	}
+	res, err := s.Record(ctx, signals, "fixed")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("maintenance:", res.Maintenance.Decision)
+	m, _ := s.Memory(ctx, 0)
+	for _, ch := range m.Chunks {
+		fmt.Printf("%s %.1f %s\n", ch.ID, ch.Strength, ch.Text)
+	}
+	state, _ := s.Export(ctx)
+	fmt.Println("state document:", len(state) > 0)
+	// Output:
+	// maintenance: maintain
+	// c1 0.9 Prefers Xbox One
+	// state document: true
+}
+
+// A user's hand edit is an operation like any other: validated, journaled,
+// atomic. An unknown chunk is refused with the field named.
+func ExampleSession_ApplyOps() {
+	ctx := context.Background()
+	c, err := host.NewClient(ctx, host.ClientOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close(ctx)
+	s, _ := c.Session(ctx, nil)
+	defer s.Close(ctx)
+
+	strength := 0.8
+	res, err := s.ApplyOps(ctx, []memory.Op{{Op: "extract", Category: "genre", Text: "Enjoys racing games", Strength: &strength}}, "user")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Ops[0].Op, res.Ops[0].Chunks, *res.Ops[0].After)
+
+	_, err = s.ApplyOps(ctx, []memory.Op{{Op: "boost", Chunk: "c9"}}, "user")
+	var ee *host.ExportError
+	fmt.Println(errors.As(err, &ee), err)
+	// Output:
+	// extract [c1] 0.8
+	// true apply_ops: input.ops[0].chunk: unknown chunk "c9"
+}
+
+// Agent memory: store dialogue turns, then pick what enters a 200-token
+// context for a question, with no LLM call.
+func ExampleSession_SelectSlate() {
+	ctx := context.Background()
+	c, err := host.NewClient(ctx, host.ClientOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close(ctx)
+	s, _ := c.Session(ctx, nil)
+	defer s.Close(ctx)
+
+	turns := []slate.Unit{
+		{ID: "D1:1", Session: "1", Date: "8 May 2023", Time: "2023-05-08", Speaker: "Ana", Text: "I signed up for a pottery class on Tuesdays."},
+		{ID: "D1:2", Session: "1", Date: "8 May 2023", Time: "2023-05-08", Speaker: "Ben", Text: "Nice! I am training for a marathon."},
+		{ID: "D2:1", Session: "2", Date: "2 June 2023", Time: "2023-06-02", Speaker: "Ana", Text: "My pottery class moved to Thursdays."},
+		{ID: "D2:2", Session: "2", Date: "2 June 2023", Time: "2023-06-02", Speaker: "Ben", Text: "The marathon is in October."},
+	}
+	if _, err := s.AddUnits(ctx, turns); err != nil {
+		fmt.Println(err)
+		return
+	}
+	sl, err := s.SelectSlate(ctx, slate.Request{Query: "Which day is Ana's pottery class now?", Date: "2023-06-20", Budget: 40})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, u := range sl.Units {
+		fmt.Println(u.Line)
+	}
+	fmt.Println("tokens:", sl.Tokens <= 40)
+	// Output:
+	// [8 May 2023] Ana: I signed up for a pottery class on Tuesdays.
+	// [2 June 2023] Ana: My pottery class moved to Thursdays.
+	// tokens: true
+}
