@@ -64,6 +64,8 @@ run_tests() {
   GOOS=wasip1 GOARCH=wasm go vet ./plugin/
   log "go test (native, Go host on the .wasm)"
   go test -count=1 ./pkg/... ./host/...
+  log "go test -race (many goroutines on one compiled module)"
+  go test -count=1 -race -run 'TestHammer' ./host/
   log "node --test (conformance through @extism/extism)"
   (cd web && node --test test/)
   deps_browser
