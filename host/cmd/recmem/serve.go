@@ -36,6 +36,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0 picks a free port)")
 	web := fs.String("web", "", "the page's `DIR` (default: web/ beside bin/, else in the working directory or a parent)")
 	wasm := fs.String("wasm", "", "the module's `FILE` (default: $RECMEM_WASM, else out/plugin.wasm found like web/)")
+	catalog := fs.String("catalog", "", "catalog `FILE` loaded into every instance of the stateless API (/v1/), for rank")
+	instances := fs.Int("instances", 0, "instances the stateless API runs at once (default: the cores)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -45,16 +47,29 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, *addr, *web, *wasm, stdout); err != nil {
+	if err := serveWith(ctx, serveConfig{addr: *addr, web: *web, wasm: *wasm, catalog: *catalog, instances: *instances}, stdout); err != nil {
 		fmt.Fprintln(stderr, "recmem serve:", err)
 		return 1
 	}
 	return 0
 }
 
+// serveConfig is what recmem serve serves.
+type serveConfig struct {
+	addr, web, wasm string
+	catalog         string // optional catalog for the stateless API
+	instances       int    // the API's pool size (0: the cores)
+}
+
 // serve listens on addr and serves the page until ctx is done, then shuts down
 // gracefully, letting requests in flight finish for up to five seconds.
 func serve(ctx context.Context, addr, webDir, wasmPath string, stdout io.Writer) error {
+	return serveWith(ctx, serveConfig{addr: addr, web: webDir, wasm: wasmPath}, stdout)
+}
+
+// serveWith serves the page at / and the stateless API at /v1/ (docs/http.md).
+func serveWith(ctx context.Context, cfg serveConfig, stdout io.Writer) error {
+	addr, webDir, wasmPath := cfg.addr, cfg.web, cfg.wasm
 	var err error
 	if webDir == "" {
 		if webDir, err = findWeb(); err != nil {
@@ -72,15 +87,29 @@ func serve(ctx context.Context, addr, webDir, wasmPath string, stdout io.Writer)
 	if _, err := os.Stat(wasmPath); err != nil {
 		return err
 	}
+	var cat []byte
+	if cfg.catalog != "" {
+		if cat, err = os.ReadFile(cfg.catalog); err != nil {
+			return err
+		}
+	}
+	client, err := host.NewClient(ctx, host.ClientOptions{Options: host.Options{WasmPath: wasmPath}, Instances: cfg.instances, Catalog: cat})
+	if err != nil {
+		return err
+	}
+	defer client.Close(context.Background())
+	mux := http.NewServeMux()
+	mux.Handle("/v1/", host.NewEdgeHandler(client, host.EdgeOptions{}))
+	mux.Handle("/", newSiteHandler(webDir, wasmPath))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{
-		Handler:           newSiteHandler(webDir, wasmPath),
+		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
 	}
-	fmt.Fprintf(stdout, "recmem serve: http://%s/ (web %s, module %s); Ctrl-C stops\n", ln.Addr(), webDir, wasmPath)
+	fmt.Fprintf(stdout, "recmem serve: http://%s/ (web %s, module %s); stateless API at /v1/<export>; Ctrl-C stops\n", ln.Addr(), webDir, wasmPath)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

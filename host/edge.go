@@ -1,0 +1,206 @@
+package host
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// EdgeOptions configure the stateless HTTP API (docs/http.md).
+type EdgeOptions struct {
+	// MaxBody bounds a request body (default 8 MiB).
+	MaxBody int64
+	// Timeout bounds one request, waiting for an instance included (default 10 s).
+	Timeout time.Duration
+}
+
+// EdgeRequest is the body of POST /v1/<export>. State is the user's state
+// document, gzipped and base64-encoded (absent for a new memory); Tag is the
+// tag the server returned with it, checked against the state.
+type EdgeRequest struct {
+	State string          `json:"state,omitempty"`
+	Tag   string          `json:"tag,omitempty"`
+	Input json.RawMessage `json:"input,omitempty"`
+}
+
+// EdgeResponse is the answer: the export's result, the new state and its
+// tag, and the tag of the state the request was based on. A client that keeps
+// the state in a store writes the new state only if the store still holds
+// BaseTag; otherwise another request changed the memory in between (a lost
+// update) and the client retries on the newer state.
+type EdgeResponse struct {
+	Result  json.RawMessage `json:"result"`
+	State   string          `json:"state"`
+	Tag     string          `json:"tag"`
+	BaseTag string          `json:"base_tag"`
+	Changed bool            `json:"changed"`
+}
+
+// EdgeError is the body of every non-200 answer.
+type EdgeError struct {
+	Error struct {
+		Status  int    `json:"status"`
+		Export  string `json:"export,omitempty"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// StateTag is a state document's tag: "sha256:" and the hex SHA-256 of its
+// bytes. Exported documents are canonical, so equal memories have equal tags.
+func StateTag(doc []byte) string {
+	h := sha256.Sum256(doc)
+	return "sha256:" + hex.EncodeToString(h[:])
+}
+
+// PackState compresses a state document for the wire: gzip, then base64.
+func PackState(doc []byte) string {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	zw.Write(doc)
+	zw.Close()
+	return base64.StdEncoding.EncodeToString(buf.Bytes())
+}
+
+// UnpackState reverses PackState, refusing documents over max bytes.
+func UnpackState(s string, max int64) ([]byte, error) {
+	raw, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return nil, fmt.Errorf("state: not base64: %w", err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("state: not gzip: %w", err)
+	}
+	doc, err := io.ReadAll(io.LimitReader(zr, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("state: truncated or damaged: %w", err)
+	}
+	if int64(len(doc)) > max {
+		return nil, fmt.Errorf("state: more than %d bytes uncompressed", max)
+	}
+	return doc, nil
+}
+
+// NewEdgeHandler serves the stateless API: POST /v1/<export> runs one export
+// on the state carried by the request, on a pooled instance, and returns the
+// result with the new state. The server keeps nothing between requests.
+func NewEdgeHandler(c *Client, opts EdgeOptions) http.Handler {
+	if opts.MaxBody == 0 {
+		opts.MaxBody = 8 << 20
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = 10 * time.Second
+	}
+	return &edge{c: c, opts: opts}
+}
+
+type edge struct {
+	c    *Client
+	opts EdgeOptions
+}
+
+func (h *edge) fail(w http.ResponseWriter, status int, export, msg string) {
+	var e EdgeError
+	e.Error.Status, e.Error.Export, e.Error.Message = status, export, msg
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(e)
+}
+
+func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	export, ok := strings.CutPrefix(r.URL.Path, "/v1/")
+	if !ok || export == "" || strings.Contains(export, "/") {
+		h.fail(w, http.StatusNotFound, "", "not found: use POST /v1/<export>")
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		h.fail(w, http.StatusMethodNotAllowed, export, "method not allowed: use POST")
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), h.opts.Timeout)
+	defer cancel()
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			h.fail(w, http.StatusRequestEntityTooLarge, export, fmt.Sprintf("body: more than %d bytes", h.opts.MaxBody))
+			return
+		}
+		h.fail(w, http.StatusBadRequest, export, "body: "+err.Error())
+		return
+	}
+	var req EdgeRequest
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		h.fail(w, http.StatusBadRequest, export, "body: "+err.Error())
+		return
+	}
+	var doc []byte
+	if req.State != "" {
+		if doc, err = UnpackState(req.State, 4*h.opts.MaxBody); err != nil {
+			h.fail(w, http.StatusBadRequest, export, err.Error())
+			return
+		}
+		if req.Tag != StateTag(doc) {
+			h.fail(w, http.StatusUnprocessableEntity, export, "tag: does not match the state (damaged, or not the state this tag was issued with)")
+			return
+		}
+	} else if req.Tag != "" {
+		h.fail(w, http.StatusBadRequest, export, "tag: given without a state")
+		return
+	}
+	s, err := h.c.Session(ctx, doc)
+	if err != nil {
+		h.sessionError(ctx, w, export, err)
+		return
+	}
+	defer s.Close(context.Background())
+	if !s.in.p.FunctionExists(export) || export == "_initialize" {
+		h.fail(w, http.StatusNotFound, export, fmt.Sprintf("unknown export %q", export))
+		return
+	}
+	result, err := s.Call(ctx, export, req.Input)
+	if err != nil {
+		h.sessionError(ctx, w, export, err)
+		return
+	}
+	newDoc, err := s.Export(ctx)
+	if err != nil {
+		h.sessionError(ctx, w, export, err)
+		return
+	}
+	base := req.Tag
+	if base == "" {
+		base = "new"
+	}
+	resp := EdgeResponse{Result: result, State: PackState(newDoc), Tag: StateTag(newDoc), BaseTag: base}
+	resp.Changed = resp.Tag != req.Tag
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(resp)
+}
+
+// sessionError maps an error to a status: the export's own error is the
+// client's (400), a spent deadline is 504, anything else 500.
+func (h *edge) sessionError(ctx context.Context, w http.ResponseWriter, export string, err error) {
+	var ee *ExportError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
+		h.fail(w, http.StatusGatewayTimeout, export, "timed out")
+	case errors.As(err, &ee):
+		h.fail(w, http.StatusBadRequest, export, ee.Message)
+	default:
+		h.fail(w, http.StatusInternalServerError, export, err.Error())
+	}
+}
