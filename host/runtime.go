@@ -104,7 +104,9 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 		Wasm:    []extism.Wasm{extism.WasmData{Data: wasm, Name: "main"}},
 		Memory:  &extism.ManifestMemory{MaxPages: maxPages},
 		Timeout: uint64(timeout / time.Millisecond),
-		Config:  map[string]string{"llm_steps": strings.Join(opts.LLMSteps, ",")},
+	}
+	if len(opts.LLMSteps) > 0 {
+		manifest.Config = map[string]string{"llm_steps": strings.Join(opts.LLMSteps, ",")}
 	}
 	funcs := append([]extism.HostFunction{llmFunction(opts.LLM)}, opts.Functions...)
 	compiled, err := extism.NewCompiledPlugin(ctx, manifest, extism.PluginConfig{

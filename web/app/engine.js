@@ -1,8 +1,9 @@
-// engine.js: the recmem module in this tab, through @extism/extism's browser
-// build. Calls are serialised (one at a time, in order); after every call that
-// can change the state, the state is exported and saved to IndexedDB, so a
-// reload restores exactly what the module held.
-import createPlugin from '/node_modules/@extism/extism/dist/browser/mod.js';
+// engine.js: the recmem module in this tab, through the typed module
+// ../recmem.js (over @extism/extism's browser build, mapped in index.html).
+// Calls are serialised (one at a time, in order); after every call that can
+// change the state, the state is exported and saved to IndexedDB, so a reload
+// restores exactly what the module held.
+import { Recmem } from '../recmem.js';
 import * as store from './store.js';
 
 // Exports that never change the state: no save after them.
@@ -10,8 +11,8 @@ import * as store from './store.js';
 const READ_ONLY = new Set(['exports', 'export_state', 'get_memory', 'rank', 'select_slate', 'plan', 'load_catalog']);
 
 export class Engine {
-  constructor(plugin, exports, imports) {
-    this.plugin = plugin;
+  constructor(rm, exports, imports) {
+    this.rm = rm;
     this.exports = new Set(exports);
     this.imports = imports;
     this.queue = Promise.resolve();
@@ -19,25 +20,21 @@ export class Engine {
   }
 
   // open loads the module, and restores the saved state when there is one.
-  // hostFunctions are offered under extism:host/user.
-  // config is the manifest config (e.g. llm_steps).
-  static async open({ wasmUrl = '/out/plugin.wasm', hostFunctions = {}, config = {} } = {}) {
-    const plugin = await createPlugin(new URL(wasmUrl, location.href), {
-      useWasi: true,
-      config,
-      functions: { 'extism:host/user': hostFunctions },
-    });
+  // llm answers llm_complete requests (an object in, an object out) for the
+  // steps in llmSteps; without it the LLM-free policies run.
+  static async open({ wasmUrl = '/out/plugin.wasm', llm, llmSteps = [] } = {}) {
+    const rm = await Recmem.open({ module: new URL(wasmUrl, location.href), llm, llmSteps });
+    const plugin = rm.plugin;
     const exps = (await plugin.getExports()).filter((e) => e.kind === 'function').map((e) => e.name);
     const imps = (await plugin.getImports()).map((i) => `${i.module}/${i.name}`);
     // An export is available when the module exports the function and its
     // engine serves the name (the plugin may declare exports ahead of them).
     let served = exps;
     try {
-      const out = await plugin.call('exports', '');
-      const listed = out ? JSON.parse(out.text()).exports : null;
+      const listed = await rm.exports();
       if (Array.isArray(listed)) served = exps.filter((n) => listed.includes(n));
     } catch { /* an old module without "exports": trust the wasm exports */ }
-    const eng = new Engine(plugin, served, imps);
+    const eng = new Engine(rm, served, imps);
     const saved = await store.get('state').catch(() => undefined);
     let restored = null;
     if (saved) {
@@ -60,12 +57,10 @@ export class Engine {
   call(name, input, { save, raw } = {}) {
     const run = async () => {
       if (!this.exports.has(name)) throw new NotAvailable(name);
-      const text = input === undefined ? '' : typeof input === 'string' || input instanceof Uint8Array ? input : JSON.stringify(input);
-      const out = await this.plugin.call(name, text);
-      const result = out ? out.text() : '';
+      if (raw && name === 'export_state') return this.rm.exportState();
+      const result = await this.rm.call(name, input);
       if (save ?? !READ_ONLY.has(name)) await this.save();
-      if (raw) return result;
-      return result === '' ? null : JSON.parse(result);
+      return result;
     };
     const p = this.queue.then(run, run);
     this.queue = p.catch(() => {});
@@ -74,8 +69,7 @@ export class Engine {
 
   // save exports the state and writes it to IndexedDB. Called inside the queue.
   async save() {
-    const out = await this.plugin.call('export_state', '');
-    const text = out.text();
+    const text = await this.rm.exportState();
     await store.put('state', text);
     this.lastSave = text;
     return text;

@@ -9,10 +9,10 @@ import * as store from './store.js';
 // default: the page ranks up to 1,000 candidates per call.
 export const DEFAULT_STEPS = 'extract,plan,synthesize';
 
-// llmConfig is the plugin's manifest config for the user's settings: the LLM
+// llmSteps is the list of steps that ask the LLM for the user's settings: the LLM
 // steps when an endpoint is set, none otherwise.
-export function llmConfig(s) {
-  return s?.llmEndpoint ? { llm_steps: s.llmSteps || DEFAULT_STEPS } : {};
+export function llmSteps(s) {
+  return s?.llmEndpoint ? (s.llmSteps || DEFAULT_STEPS).split(',').map((x) => x.trim()).filter(Boolean) : [];
 }
 
 // complete answers one llm_complete request (docs/llm.md) with the endpoint in
@@ -49,15 +49,10 @@ export function complete(settings, request) {
   }
 }
 
-// llmHostFunctions returns the host functions offered to the module: every
-// host must provide llm_complete, which the module imports.
-export function llmHostFunctions(getSettings) {
-  return {
-    llm_complete(cx, off) {
-      const reply = complete(getSettings(), cx.read(off)?.text() ?? '');
-      return cx.store(JSON.stringify(reply));
-    },
-  };
+// llmAnswer returns the llm option of Recmem.open: every host must provide
+// llm_complete, which the module imports; recmem.js wires this function to it.
+export function llmAnswer(getSettings) {
+  return (request) => complete(getSettings(), JSON.stringify(request));
 }
 
 function llmStatus(app) {
@@ -92,14 +87,14 @@ export async function initSettings(app) {
       showError('The LLM endpoint must be an http:// or https:// URL, e.g. http://127.0.0.1:8081/v1');
       return;
     }
-    const before = JSON.stringify(llmConfig(app.settings));
+    const before = JSON.stringify(llmSteps(app.settings));
     app.settings = { ...app.settings, llmEndpoint: endpoint, llmModel: $('#llm-model').value.trim(), llmKey: $('#llm-key').value, llmSteps: $('#llm-steps').value.replace(/\s+/g, '') };
     await store.put('settings', app.settings);
     clearError();
     llmStatus(app);
     // The module reads its LLM steps once, from the manifest: a changed
     // configuration takes a fresh module, so reload (the memory is saved).
-    if (app.engine.importsHost('llm_complete') && JSON.stringify(llmConfig(app.settings)) !== before) location.reload();
+    if (app.engine.importsHost('llm_complete') && JSON.stringify(llmSteps(app.settings)) !== before) location.reload();
   });
   $('#llm-clear').addEventListener('click', async () => {
     const had = app.settings?.llmEndpoint;

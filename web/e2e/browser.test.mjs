@@ -429,3 +429,42 @@ test('the LLM setting is stored, and the module\'s llm_complete reaches the endp
   assert.match(await page.locator('#llm-status').textContent(), /No LLM endpoint set: the LLM-free policies run/);
   assert.deepEqual(pageErrors, []);
 });
+
+// The typed module recmem.js in Chromium: the same calls and results as its
+// Node test (web/test/recmem.test.mjs) and the Go examples, in a fresh tab.
+test('recmem.js runs unchanged in the browser', async () => {
+  const tabPage = await context.newPage();
+  try {
+    await tabPage.goto(`${base}index.html`);
+    const got = await tabPage.evaluate(async () => {
+      const { Recmem, RecmemError } = await import('/recmem.js');
+      const rm = await Recmem.open({ module: new URL('/out/plugin.wasm', location.href) });
+      const titles = ['Halo 5: Guardians - Xbox One', 'Forza Horizon 3 - Xbox One', 'Gears of War 4 - Xbox One',
+        'Halo Wars 2 - Xbox One', 'Sea of Thieves - Xbox One'];
+      const signals = titles.map((t, i) => ({ user: 'u1', item: `g${i}`, action: 'purchase', meta: { title: t }, time: 1700000000 + i * 86400 }));
+      const rec = await rm.record(signals, { maintain: 'fixed' });
+      const mem = await rm.memory();
+      let error = null;
+      try { await rm.applyOps([{ op: 'boost', chunk: 'c9' }]); } catch (err) { error = { isRecmem: err instanceof RecmemError, message: err.message }; }
+      const state = await rm.exportState();
+      const again = await Recmem.open({ module: new URL('/out/plugin.wasm', location.href), state });
+      const roundTrip = (await again.exportState()) === state;
+      await rm.addUnits([
+        { id: 'D1:1', session: '1', date: '8 May 2023', time: '2023-05-08', speaker: 'Ana', text: 'I signed up for a pottery class on Tuesdays.' },
+        { id: 'D2:1', session: '2', date: '2 June 2023', time: '2023-06-02', speaker: 'Ana', text: 'My pottery class moved to Thursdays.' },
+        { id: 'D2:2', session: '2', date: '2 June 2023', time: '2023-06-02', speaker: 'Ben', text: 'The marathon is in October.' },
+      ]);
+      const slate = await rm.selectSlate({ query: "Which day is Ana's pottery class now?", date: '2023-06-20', budget: 40 });
+      return { decision: rec.maintenance.decision, chunks: mem.chunks.map((c) => [c.id, c.strength, c.text]), error, roundTrip, lines: slate.units.map((u) => u.line) };
+    });
+    assert.deepEqual(got, {
+      decision: 'maintain',
+      chunks: [['c1', 0.9, 'Prefers Xbox One']],
+      error: { isRecmem: true, message: 'apply_ops: input.ops[0].chunk: unknown chunk "c9"' },
+      roundTrip: true,
+      lines: ['[8 May 2023] Ana: I signed up for a pottery class on Tuesdays.', '[2 June 2023] Ana: My pottery class moved to Thursdays.'],
+    });
+  } finally {
+    await tabPage.close();
+  }
+});

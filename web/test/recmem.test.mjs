@@ -1,0 +1,73 @@
+// The typed JS module in Node, through its package name (the exports map):
+// the same calls as the Go examples, with the same results.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { Recmem, RecmemError } from 'recmem';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const wasm = readFileSync(process.env.RECMEM_WASM || path.join(root, 'out/plugin.wasm'));
+const module = await WebAssembly.compile(wasm);
+
+const titles = ['Halo 5: Guardians - Xbox One', 'Forza Horizon 3 - Xbox One', 'Gears of War 4 - Xbox One',
+  'Halo Wars 2 - Xbox One', 'Sea of Thieves - Xbox One'];
+
+test('record, read the tiers, export and restore', async () => {
+  const rm = await Recmem.open({ module });
+  const signals = titles.map((t, i) => ({ user: 'u1', item: `g${i}`, action: 'purchase', meta: { title: t }, time: 1700000000 + i * 86400 }));
+  const res = await rm.record(signals, { maintain: 'fixed' });
+  assert.equal(res.maintenance.decision, 'maintain');
+  const mem = await rm.memory();
+  assert.deepEqual(mem.chunks.map((c) => [c.id, c.strength, c.text]), [['c1', 0.9, 'Prefers Xbox One']]);
+  const state = await rm.exportState();
+  const again = await Recmem.open({ module, state });
+  assert.equal(await again.exportState(), state);
+  await rm.close();
+  await again.close();
+});
+
+test('a bad op is a RecmemError naming the field; the memory is unchanged', async () => {
+  const rm = await Recmem.open({ module });
+  const before = await rm.exportState();
+  await assert.rejects(rm.applyOps([{ op: 'boost', chunk: 'c9' }]), (err) => {
+    assert.ok(err instanceof RecmemError);
+    assert.equal(err.export, 'apply_ops');
+    assert.equal(err.message, 'apply_ops: input.ops[0].chunk: unknown chunk "c9"');
+    return true;
+  });
+  assert.equal(await rm.exportState(), before);
+  await rm.close();
+});
+
+test('agent memory: a slate within the budget holds both evidence turns', async () => {
+  const rm = await Recmem.open({ module });
+  await rm.addUnits([
+    { id: 'D1:1', session: '1', date: '8 May 2023', time: '2023-05-08', speaker: 'Ana', text: 'I signed up for a pottery class on Tuesdays.' },
+    { id: 'D1:2', session: '1', date: '8 May 2023', time: '2023-05-08', speaker: 'Ben', text: 'Nice! I am training for a marathon.' },
+    { id: 'D2:1', session: '2', date: '2 June 2023', time: '2023-06-02', speaker: 'Ana', text: 'My pottery class moved to Thursdays.' },
+    { id: 'D2:2', session: '2', date: '2 June 2023', time: '2023-06-02', speaker: 'Ben', text: 'The marathon is in October.' },
+  ]);
+  const slate = await rm.selectSlate({ query: "Which day is Ana's pottery class now?", date: '2023-06-20', budget: 40 });
+  assert.deepEqual(slate.units.map((u) => u.line), [
+    '[8 May 2023] Ana: I signed up for a pottery class on Tuesdays.',
+    '[2 June 2023] Ana: My pottery class moved to Thursdays.',
+  ]);
+  assert.ok(slate.tokens <= 40);
+  await rm.close();
+});
+
+test('the llm option answers llm_complete for the configured steps', async () => {
+  const asked = [];
+  const rm = await Recmem.open({
+    module,
+    llmSteps: ['synthesize'],
+    llm: (req) => { asked.push(req.purpose); return { text: '{"profile":"Loves Xbox shooters."}', input_tokens: 40, output_tokens: 8 }; },
+  });
+  const out = await rm.applyOps([{ op: 'synthesize' }]);
+  assert.deepEqual(out.llm, [{ purpose: 'synthesize', status: 'accepted' }]);
+  assert.equal((await rm.memory()).profile.text, 'Loves Xbox shooters.');
+  assert.deepEqual(asked, ['synthesize']);
+  await rm.close();
+});
