@@ -4,7 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
+
+	"github.com/recmem/recmem/host"
+	"github.com/recmem/recmem/pkg/llm"
 
 	"github.com/recmem/recmem/pkg/conformance"
 	"github.com/recmem/recmem/pkg/engine"
@@ -14,14 +21,33 @@ import (
 // .wasm module, holding it to the same bytes as the native run, and checks
 // that the module's outputs equal the native engine's, case by case.
 func TestConformance(t *testing.T) {
-	cases, err := conformance.Load("../testdata/conformance")
+	cases, err := conformance.LoadAll("../testdata/conformance", "../testdata/hostile")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt := openRuntime(t)
 	ctx := context.Background()
+	plain := openRuntime(t)
+	// Cases with a scripted LLM run on a runtime whose llm_complete answers
+	// from the current case's script, one runtime per set of LLM steps.
+	script := &switchableLLM{}
+	scripted := map[string]*host.Runtime{}
+	parent := t
 	for _, c := range cases {
 		t.Run(c.ID(), func(t *testing.T) {
+			rt := plain
+			if c.LLM != nil {
+				key := strings.Join(c.LLM.Steps, ",")
+				if scripted[key] == nil {
+					r, err := host.Open(ctx, host.Options{WasmPath: testWasm, CacheDir: filepath.Join(os.TempDir(), "recmem-test-cache"), LLM: script, LLMSteps: c.LLM.Steps})
+					if err != nil {
+						t.Fatal(err)
+					}
+					parent.Cleanup(func() { r.Close(ctx) })
+					scripted[key] = r
+				}
+				rt = scripted[key]
+				script.set(c.LLM)
+			}
 			in, err := rt.NewInstance(ctx)
 			if err != nil {
 				t.Fatal(err)
@@ -34,7 +60,11 @@ func TestConformance(t *testing.T) {
 			if err := conformance.Check(c, got); err != nil {
 				t.Fatal(err)
 			}
-			native, err := conformance.Run(c, engine.New())
+			e := engine.New()
+			if c.LLM != nil {
+				e.SetLLM(c.LLM, c.LLM.Steps)
+			}
+			native, err := conformance.Run(c, e)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -43,7 +73,26 @@ func TestConformance(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d conformance cases through the Go host", len(cases))
+	t.Logf("%d conformance and hostile cases through the Go host", len(cases))
+}
+
+// switchableLLM answers llm_complete from the script of the case running now.
+type switchableLLM struct {
+	mu sync.Mutex
+	s  *conformance.LLMScript
+}
+
+func (l *switchableLLM) set(s *conformance.LLMScript) {
+	l.mu.Lock()
+	l.s = s
+	l.mu.Unlock()
+}
+
+func (l *switchableLLM) Complete(_ context.Context, r llm.Request) (llm.Response, error) {
+	l.mu.Lock()
+	s := l.s
+	l.mu.Unlock()
+	return s.Complete(r)
 }
 
 // TestEveryEngineExportIsExported checks that the module exports a wasm

@@ -8,8 +8,14 @@
 //	 "state": null | state document,      // imported before anything else
 //	 "setup": [{"export": "...", "input": ...}],  // calls that must succeed
 //	 "input": any JSON,                  // input of the call under test
+//	 "input_b64": "...",                 // or: raw input bytes, base64 (invalid UTF-8, broken JSON)
+//	 "llm": {"steps": [...], "answers": {"extract": "...", ...}},  // optional scripted LLM
 //	 "want": JSON output | {"error": "exact message"},
 //	 "want_state": optional state document after the call}
+//
+// A case with "llm" runs with those steps asking a scripted model that
+// answers each purpose with the given text (and any other purpose with an
+// error, so that step falls back to its LLM-free policy).
 //
 // The expected output is compared byte for byte with the export's output after
 // whitespace is removed from "want" (key order matters).
@@ -17,6 +23,7 @@ package conformance
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,6 +31,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/recmem/recmem/pkg/llm"
 )
 
 // Step is one export call with its JSON input.
@@ -41,8 +50,45 @@ type Case struct {
 	State     json.RawMessage `json:"state,omitempty"`
 	Setup     []Step          `json:"setup,omitempty"`
 	Input     json.RawMessage `json:"input,omitempty"`
+	InputB64  string          `json:"input_b64,omitempty"`
+	LLM       *LLMScript      `json:"llm,omitempty"`
+	// Expect states the outcome in words a reviewer checks first: "error"
+	// (refused, state unchanged), "ok" (accepted as data), "fallback" (an
+	// LLM answer rejected and the LLM-free policy used) or "accepted" (an
+	// LLM answer used). Check holds the result to it, whatever "want" says.
+	Expect    string          `json:"expect,omitempty"`
 	Want      json.RawMessage `json:"want"`
 	WantState json.RawMessage `json:"want_state,omitempty"`
+}
+
+// LLMScript is a scripted model for a case: the steps that ask it and its
+// answer text per purpose.
+type LLMScript struct {
+	Steps   []string          `json:"steps"`
+	Answers map[string]string `json:"answers"`
+}
+
+// Answer returns the scripted text for a purpose, or an error message when
+// there is none (the step then falls back).
+func (s *LLMScript) Answer(purpose string) (text, errMsg string) {
+	if a, ok := s.Answers[purpose]; ok {
+		return a, ""
+	}
+	return "", "no scripted answer for " + purpose
+}
+
+// Complete implements llm.Completer with the scripted answers; the token
+// counts are those of a tokenizer-free estimate (4 characters a token).
+func (s *LLMScript) Complete(r llm.Request) (llm.Response, error) {
+	text, errMsg := s.Answer(r.Purpose)
+	if errMsg != "" {
+		return llm.Response{Error: errMsg}, nil
+	}
+	in := 0
+	for _, m := range r.Messages {
+		in += (len(m.Content) + 3) / 4
+	}
+	return llm.Response{Text: text, InputTokens: in, OutputTokens: (len(text) + 3) / 4}, nil
 }
 
 // ID names the case as "file/name" for subtests and reports.
@@ -62,6 +108,23 @@ func (c Case) WantError() (string, bool) {
 		return *w.Error, true
 	}
 	return "", false
+}
+
+// LoadAll loads the cases of several directories (conformance and hostile
+// cases share the format), failing if any directory has none.
+func LoadAll(dirs ...string) ([]Case, error) {
+	var all []Case
+	for _, d := range dirs {
+		cs, err := Load(d)
+		if err != nil {
+			return nil, err
+		}
+		for i := range cs {
+			cs[i].File = filepath.Base(d) + "/" + cs[i].File
+		}
+		all = append(all, cs...)
+	}
+	return all, nil
 }
 
 // Load reads every *.json file in dir, in name order. It fails if no case is
@@ -135,7 +198,15 @@ func Run(c Case, call Caller) (Result, error) {
 		}
 	}
 	var r Result
-	out, err := call.Call(c.Export, inputBytes(c.Input))
+	in := inputBytes(c.Input)
+	if c.InputB64 != "" {
+		b, err := base64.StdEncoding.DecodeString(c.InputB64)
+		if err != nil {
+			return Result{}, fmt.Errorf("input_b64: %w", err)
+		}
+		in = b
+	}
+	out, err := call.Call(c.Export, in)
 	if err != nil {
 		r.Err = err.Error()
 	} else {
@@ -161,6 +232,9 @@ func inputBytes(raw json.RawMessage) []byte {
 // Check compares a result with the case's expectations and explains the first
 // difference.
 func Check(c Case, r Result) error {
+	if err := checkExpect(c, r); err != nil {
+		return err
+	}
 	if msg, ok := c.WantError(); ok {
 		if r.Err == "" {
 			return fmt.Errorf("want error %q, got output %s", msg, r.Output)
@@ -180,6 +254,32 @@ func Check(c Case, r Result) error {
 		if want := Compact(c.WantState); !bytes.Equal(r.State, want) {
 			return fmt.Errorf("state mismatch\n got: %s\nwant: %s", r.State, want)
 		}
+	}
+	return nil
+}
+
+// checkExpect holds a result to the case's stated outcome.
+func checkExpect(c Case, r Result) error {
+	switch c.Expect {
+	case "":
+		return nil
+	case "error":
+		if r.Err == "" {
+			return fmt.Errorf("expected an error, got output %s", r.Output)
+		}
+	case "ok":
+		if r.Err != "" {
+			return fmt.Errorf("expected success, got error %s", r.Err)
+		}
+	case "fallback", "accepted":
+		if r.Err != "" {
+			return fmt.Errorf("expected an LLM %s, got error %s", c.Expect, r.Err)
+		}
+		if !bytes.Contains(r.Output, []byte(`"status":"`+c.Expect+`"`)) {
+			return fmt.Errorf("expected an LLM outcome %q in %s", c.Expect, r.Output)
+		}
+	default:
+		return fmt.Errorf("unknown expect %q", c.Expect)
 	}
 	return nil
 }

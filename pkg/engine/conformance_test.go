@@ -13,19 +13,30 @@ import (
 
 var update = flag.Bool("update", false, "rewrite want and want_state of testdata/conformance from native outputs")
 
-const conformanceDir = "../../testdata/conformance"
+const (
+	testdataDir    = "../../testdata"
+	conformanceDir = testdataDir + "/conformance"
+	hostileDir     = testdataDir + "/hostile"
+)
 
-// TestConformance runs every conformance case natively. The Go host and Node
-// run the same files against the .wasm and must produce the same bytes.
+// TestConformance runs every conformance and hostile-input case natively.
+// The Go host and Node run the same files against the .wasm and must produce
+// the same bytes.
 func TestConformance(t *testing.T) {
-	cases, err := conformance.Load(conformanceDir)
+	cases, err := conformance.LoadAll(conformanceDir, hostileDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	results := map[string]conformance.Result{}
 	for _, c := range cases {
 		t.Run(c.ID(), func(t *testing.T) {
-			r, err := conformance.Run(c, New())
+			e := New()
+			if c.LLM != nil {
+				if err := e.SetLLM(c.LLM, c.LLM.Steps); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, err := conformance.Run(c, e)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -41,7 +52,7 @@ func TestConformance(t *testing.T) {
 	if *update {
 		rewrite(t, cases, results)
 	}
-	t.Logf("%d conformance cases", len(cases))
+	t.Logf("%d conformance and hostile cases", len(cases))
 }
 
 // rewrite stores native outputs as the expectations. Use it only after reading
@@ -69,7 +80,7 @@ func rewrite(t *testing.T, cases []conformance.Case, results map[string]conforma
 		cs := byFile[f]
 		var v any = cs
 		if len(cs) == 1 {
-			orig, _ := os.ReadFile(filepath.Join(conformanceDir, f))
+			orig, _ := os.ReadFile(filepath.Join(testdataDir, f))
 			if t := bytes.TrimSpace(orig); len(t) > 0 && t[0] != '[' {
 				v = cs[0]
 			}
@@ -81,7 +92,7 @@ func rewrite(t *testing.T, cases []conformance.Case, results map[string]conforma
 		if err := enc.Encode(v); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(conformanceDir, f), buf.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(testdataDir, f), buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 )
 
@@ -28,6 +29,32 @@ func decodeStrict(input []byte, v any) error {
 	return nil
 }
 
+// jsonKind names a Go type by the JSON value it decodes from, so messages
+// never show Go internals.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return "a string"
+		}
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer in range"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return t.String()
+}
+
 // describeJSONError turns encoding/json errors into messages that name the field
 // or the byte offset of the problem.
 func describeJSONError(err error, data []byte) error {
@@ -41,7 +68,7 @@ func describeJSONError(err error, data []byte) error {
 		if field == "" {
 			field = "(top level)"
 		}
-		return fmt.Errorf("input.%s: expected %s, got JSON %s", field, typ.Type, typ.Value)
+		return fmt.Errorf("input.%s: expected %s, got JSON %s", field, jsonKind(typ.Type), typ.Value)
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return fmt.Errorf("input: truncated JSON (%d bytes)", len(data))
 	}

@@ -9,7 +9,8 @@ import path from 'node:path';
 import createPlugin from '@extism/extism';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const casesDir = path.join(root, 'testdata/conformance');
+// Conformance and hostile-input cases share the format.
+const caseDirs = ['conformance', 'hostile'];
 const wasmPath = process.env.RECMEM_WASM || path.join(root, 'out/plugin.wasm');
 
 // compact removes insignificant whitespace from JSON text without reparsing,
@@ -78,7 +79,17 @@ function rawFields(t, i) {
 // loadCases reads each file as text and keeps each case's raw JSON slices, so
 // expectations are compared byte for byte as written, never re-serialised.
 function loadCases() {
-  const files = readdirSync(casesDir).filter((f) => f.endsWith('.json')).sort();
+  const cases = [];
+  for (const dir of caseDirs) {
+    const casesDir = path.join(root, 'testdata', dir);
+    const files = readdirSync(casesDir).filter((f) => f.endsWith('.json')).sort();
+    if (files.length === 0) throw new Error(`no case files in ${casesDir}`);
+    cases.push(...loadDir(casesDir, dir, files));
+  }
+  return cases;
+}
+
+function loadDir(casesDir, dir, files) {
   const cases = [];
   for (const f of files) {
     const text = readFileSync(path.join(casesDir, f), 'utf8');
@@ -96,12 +107,14 @@ function loadCases() {
     }
     for (const o of objs) {
       cases.push({
-        file: f,
+        file: `${dir}/${f}`,
         name: JSON.parse(o.name),
         export: JSON.parse(o.export),
         state: o.state,
         setup: o.setup ? splitArray(o.setup) : [],
         input: o.input,
+        inputB64: o.input_b64 ? JSON.parse(o.input_b64) : undefined,
+        llm: o.llm ? JSON.parse(o.llm) : undefined,
         want: o.want,
         wantState: o.want_state,
       });
@@ -141,8 +154,28 @@ const functions = {
   },
 };
 
-async function newPlugin() {
-  return createPlugin({ wasm: [{ module }] }, { useWasi: true, functions });
+// scriptedFunctions answers llm_complete from a case's script: the text for
+// a scripted purpose, an error for any other (that step falls back).
+function scriptedFunctions(script) {
+  return {
+    'extism:host/user': {
+      llm_complete(cp, offset) {
+        const req = JSON.parse(cp.read(offset).text());
+        const text = script.answers?.[req.purpose];
+        let tokens = 0;
+        for (const m of req.messages) tokens += Math.floor((Buffer.byteLength(m.content) + 3) / 4);
+        const reply = text === undefined
+          ? { text: '', input_tokens: 0, output_tokens: 0, error: `no scripted answer for ${req.purpose}` }
+          : { text, input_tokens: tokens, output_tokens: Math.floor((Buffer.byteLength(text) + 3) / 4) };
+        return cp.store(JSON.stringify(reply));
+      },
+    },
+  };
+}
+
+async function newPlugin(script) {
+  if (!script) return createPlugin({ wasm: [{ module }] }, { useWasi: true, functions });
+  return createPlugin({ wasm: [{ module }] }, { useWasi: true, functions: scriptedFunctions(script), config: { llm_steps: script.steps.join(',') } });
 }
 
 async function call(plugin, name, input) {
@@ -160,7 +193,7 @@ test('conformance cases load', () => {
 
 for (const c of cases) {
   test(`${c.file.replace(/\.json$/, '')}/${c.name}`, async () => {
-    const plugin = await newPlugin();
+    const plugin = await newPlugin(c.llm);
     try {
       if (c.state && c.state !== 'null') {
         const r = await call(plugin, 'import_state', raw(c.state));
@@ -170,7 +203,8 @@ for (const c of cases) {
         const r = await call(plugin, s.export, raw(s.input));
         assert.equal(r.err, undefined, `setup[${i}] ${s.export}: ${r.err}`);
       }
-      const r = await call(plugin, c.export, raw(c.input));
+      const input = c.inputB64 !== undefined ? new Uint8Array(Buffer.from(c.inputB64, 'base64')) : raw(c.input);
+      const r = await call(plugin, c.export, input);
       const w = JSON.parse(c.want);
       const wantsError = w && typeof w === 'object' && !Array.isArray(w) && Object.keys(w).length === 1 && 'error' in w;
       if (wantsError) {
