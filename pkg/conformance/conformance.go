@@ -43,15 +43,15 @@ type Step struct {
 
 // Case is one conformance case.
 type Case struct {
-	File      string          `json:"-"`
-	Name      string          `json:"name"`
-	Comment   string          `json:"comment,omitempty"`
-	Export    string          `json:"export"`
-	State     json.RawMessage `json:"state,omitempty"`
-	Setup     []Step          `json:"setup,omitempty"`
-	Input     json.RawMessage `json:"input,omitempty"`
-	InputB64  string          `json:"input_b64,omitempty"`
-	LLM       *LLMScript      `json:"llm,omitempty"`
+	File     string          `json:"-"`
+	Name     string          `json:"name"`
+	Comment  string          `json:"comment,omitempty"`
+	Export   string          `json:"export"`
+	State    json.RawMessage `json:"state,omitempty"`
+	Setup    []Step          `json:"setup,omitempty"`
+	Input    json.RawMessage `json:"input,omitempty"`
+	InputB64 string          `json:"input_b64,omitempty"`
+	LLM      *LLMScript      `json:"llm,omitempty"`
 	// Expect states the outcome in words a reviewer checks first: "error"
 	// (refused, state unchanged), "ok" (accepted as data), "fallback" (an
 	// LLM answer rejected and the LLM-free policy used) or "accepted" (an
