@@ -5,22 +5,33 @@ import (
 	"fmt"
 
 	"github.com/recmem/recmem/pkg/memory"
+	"github.com/recmem/recmem/pkg/slate"
 )
 
 // SchemaName and SchemaVersion identify the state document format
-// (docs/state-format.md). A document with a newer version is refused.
+// (docs/state-format.md). A document with a newer version is refused; an
+// older one is migrated on import (integrity.go). Version 2 added the
+// checksum.
 const (
 	SchemaName    = "recmem.state"
-	SchemaVersion = 1
+	SchemaVersion = 2
 )
 
 // Document is the whole client-held state of one user: everything an engine
 // knows. Exported by export_state and restored by import_state; a round trip is
 // byte-identical.
 type Document struct {
-	Schema  string        `json:"schema"`
-	Version int           `json:"version"`
-	Memory  *memory.State `json:"memory"`
+	Schema  string `json:"schema"`
+	Version int    `json:"version"`
+	// Checksum is "sha256:" and the hex SHA-256 of the document's canonical
+	// form without the checksum: a damaged or altered document is refused on
+	// import. Set by export_state.
+	Checksum string        `json:"checksum,omitempty"`
+	Memory   *memory.State `json:"memory"`
+	// Units is the slate-selection memory (pkg/slate): stored turns and
+	// records, encoded as an array in insertion order; absent until units are
+	// first added.
+	Units *slate.Store `json:"units,omitempty"`
 }
 
 // NewDocument returns an empty document with default parameters.
@@ -44,22 +55,27 @@ func (d *Document) Validate() error {
 	if err := d.Memory.Validate(); err != nil {
 		return fmt.Errorf("state.memory.%w", err)
 	}
+	if d.Units != nil {
+		if err := d.Units.Validate(); err != nil {
+			return fmt.Errorf("state.units: %w", err)
+		}
+	}
 	return nil
 }
 
 func init() {
 	register("export_state", func(e *Engine, _ []byte) (any, error) {
+		if err := e.doc.seal(); err != nil {
+			return nil, err
+		}
 		return e.doc, nil
 	})
 	register("import_state", func(e *Engine, input []byte) (any, error) {
-		var d Document
-		if err := decodeStrict(input, &d); err != nil {
+		d, err := decodeDocument(input)
+		if err != nil {
 			return nil, err
 		}
-		if err := d.Validate(); err != nil {
-			return nil, err
-		}
-		e.doc = &d
+		e.doc = d
 		return map[string]any{"ok": true, "version": d.Version, "summary": d.Memory.Summary()}, nil
 	})
 	register("reset", func(e *Engine, input []byte) (any, error) {
