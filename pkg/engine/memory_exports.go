@@ -37,6 +37,13 @@ func init() {
 	register("get_memory", getMemoryExport)
 }
 
+// Limits per call: a whole history can be recorded at once (retrospective
+// mode), but not an unbounded one.
+const (
+	MaxSignals = 10000 // signals per record call
+	MaxOps     = 1000  // ops per apply_ops call
+)
+
 // The policies each call runs come from Engine.policy and Engine.scheduler
 // (llm.go): the LLM-free defaults, or the LLM steps the host configured. The
 // outcomes of LLM steps, if any ran, are reported under "llm".
@@ -60,6 +67,9 @@ func recordExport(e *Engine, input []byte) (any, error) {
 	}
 	if len(in.Signals) == 0 {
 		return nil, errors.New("input.signals: at least one signal is required")
+	}
+	if len(in.Signals) > MaxSignals {
+		return nil, fmt.Errorf("input.signals: %d signals, more than the limit of %d per call", len(in.Signals), MaxSignals)
 	}
 	var log llm.Log
 	var p memory.Planner
@@ -189,6 +199,9 @@ func applyOpsExport(e *Engine, input []byte) (any, error) {
 	}
 	if len(in.Ops) == 0 {
 		return nil, errors.New("input.ops: at least one op is required")
+	}
+	if len(in.Ops) > MaxOps {
+		return nil, fmt.Errorf("input.ops: %d ops, more than the limit of %d per call", len(in.Ops), MaxOps)
 	}
 	ops := make([]memory.Op, len(in.Ops))
 	for i, raw := range in.Ops {
