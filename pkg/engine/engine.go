@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+
+	"github.com/recmem/recmem/pkg/llm"
 )
 
 // MaxInputBytes bounds the JSON input of one call (16 MiB). Larger inputs are
@@ -48,6 +50,10 @@ func Exports() []string {
 // return. An Engine is not safe for concurrent use; hosts run one per goroutine.
 type Engine struct {
 	doc *Document
+	rec *recAsset // the catalog loaded by load_catalog (rank_exports.go); not user state
+	// llm and llmSteps are host configuration (SetLLM), not user state.
+	llm      llm.Completer
+	llmSteps map[string]bool
 }
 
 // New returns an engine holding an empty state with default parameters.

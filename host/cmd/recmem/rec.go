@@ -1,0 +1,415 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/recmem/recmem/pkg/cf"
+	"github.com/recmem/recmem/pkg/dataset"
+	"github.com/recmem/recmem/pkg/rec"
+)
+
+func init() {
+	commands["train catalog"] = command{
+		summary: "build the catalog asset from RecBole logs: recmem train catalog --data DIR --dataset NAME --out FILE",
+		run:     runTrainCatalog,
+	}
+	commands["eval rec"] = command{
+		summary: "evaluate recommendation (1+9 candidates) against baselines: recmem eval rec --data DIR --dataset NAME",
+		run:     runEvalRec,
+	}
+}
+
+// trainFlags are the training settings shared by both commands.
+type trainFlags struct {
+	epochs, seqEpochs int
+	seed              uint64
+}
+
+func (t *trainFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&t.epochs, "epochs", 92, "BPR-MF epochs (dim 64, lr 0.2, reg 0.03; DESIGN §6)")
+	fs.IntVar(&t.seqEpochs, "seq-epochs", 20, "epochs of the factorised transition model (dim 32, window 3)")
+	fs.Uint64Var(&t.seed, "seed", 1, "PCG seed of every training run")
+}
+
+func (t *trainFlags) config(progress func(string)) rec.TrainConfig {
+	return rec.TrainConfig{BPR: cf.BPRConfig{Epochs: t.epochs}, Seq: cf.SeqConfig{BPR: cf.BPRConfig{Epochs: t.seqEpochs}},
+		Seed: t.seed, Progress: progress}
+}
+
+func runTrainCatalog(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("train catalog", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "", "directory of the RecBole atomic files (required)")
+	name := fs.String("dataset", "", "data set name, the files' common prefix (required)")
+	out := fs.String("out", "", "write the binary catalog to `FILE` (required)")
+	var tf trainFlags
+	tf.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *data == "" || *name == "" || *out == "" || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "usage: recmem train catalog --data DIR --dataset NAME --out FILE [--epochs N] [--seed S]")
+		return 2
+	}
+	start := time.Now()
+	d, err := dataset.LoadRecBole(*data, *name)
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem train catalog:", err)
+		return 1
+	}
+	tr, err := rec.TrainCatalog(d, tf.config(progressTo(stderr, start)))
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem train catalog:", err)
+		return 1
+	}
+	if err := writeFileAtomic(*out, tr.Catalog); err != nil {
+		fmt.Fprintln(stderr, "recmem train catalog:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d items, %d bytes, in %.1fs\n", *out, len(d.Items), len(tr.Catalog), time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "validation fit: hr@1 %.4f hr@5 %.4f ndcg@5 %.4f ndcg@10 %.4f\n", tr.Valid.HR1, tr.Valid.HR5, tr.Valid.NDCG5, tr.Valid.NDCG10)
+	names := make([]string, 0, len(tr.Weights))
+	for n := range tr.Weights {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(stdout, "  weight %-17s %+.4f\n", n, tr.Weights[n])
+	}
+	return 0
+}
+
+func progressTo(w io.Writer, start time.Time) func(string) {
+	return func(s string) { fmt.Fprintf(w, "[%6.1fs] %s\n", time.Since(start).Seconds(), s) }
+}
+
+// evalReport is the JSON output of eval rec.
+type evalReport struct {
+	Dataset       string                `json:"dataset"`
+	Users         int                   `json:"users"`
+	HR1           float64               `json:"hr@1"`
+	HR5           float64               `json:"hr@5"`
+	NDCG5         float64               `json:"ndcg@5"`
+	NDCG10        float64               `json:"ndcg@10"`
+	Mode          string                `json:"mode"`
+	Scheduler     string                `json:"scheduler"`
+	LLMCalls      float64               `json:"llm_calls_per_user"`
+	LLMTokens     float64               `json:"llm_tokens_per_user"`
+	Ops           map[string]int        `json:"ops"`
+	OpsShare      map[string]float64    `json:"ops_share"`
+	OpsPerUser    map[string]float64    `json:"ops_per_user"`
+	Baselines     map[string]rec.Scores `json:"baselines"`
+	Skipped       int                   `json:"skipped_users"`
+	Ties          string                `json:"ties"`
+	Runtime       string                `json:"runtime"`
+	Seconds       float64               `json:"seconds"`
+	CatalogBytes  int                   `json:"catalog_bytes"`
+	EventCapacity int                   `json:"event_cap"`
+}
+
+func runEvalRec(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("eval rec", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "", "directory of the RecBole atomic files (required)")
+	name := fs.String("dataset", "", "data set name, the files' common prefix (required)")
+	mode := fs.String("mode", "retrospective", "retrospective (record all, maintain, rank) or evolving (one signal at a time)")
+	sched := fs.String("scheduler", "fixed", "maintenance scheduler: fixed (every B signals) or planner")
+	users := fs.Int("users", 0, "evaluate the first N users with a candidate list (0 = all)")
+	native := fs.Bool("native", false, "run pkg/ natively instead of the .wasm module")
+	wasm := fs.String("wasm", "", "path of plugin.wasm (default: found automatically)")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	catFile := fs.String("catalog", "", "use this catalog (from train catalog) instead of training one")
+	eventCap := fs.Int("event-cap", rec.DefaultEventCap, "event memory capacity L_max given to reset (50 holds every Games-6k history)")
+	workers := fs.Int("workers", 1, "plugin instances run in parallel")
+	var tf trainFlags
+	tf.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *data == "" || *name == "" || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "usage: recmem eval rec --data DIR --dataset NAME [--mode retrospective|evolving] [--scheduler fixed|planner] [--users N] [--native] [--json]")
+		return 2
+	}
+	if *mode != "retrospective" && *mode != "evolving" {
+		fmt.Fprintf(stderr, "recmem eval rec: --mode: want retrospective or evolving, got %q\n", *mode)
+		return 2
+	}
+	if *sched != "fixed" && *sched != "planner" {
+		fmt.Fprintf(stderr, "recmem eval rec: --scheduler: want fixed or planner, got %q\n", *sched)
+		return 2
+	}
+	start := time.Now()
+	say := progressTo(stderr, start)
+	d, err := dataset.LoadRecBole(*data, *name)
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem eval rec:", err)
+		return 1
+	}
+	var catBytes []byte
+	var base *rec.Baselines
+	cfg := tf.config(say)
+	if *catFile != "" {
+		if catBytes, err = os.ReadFile(*catFile); err != nil {
+			fmt.Fprintln(stderr, "recmem eval rec:", err)
+			return 1
+		}
+		say("training the baselines on the test histories")
+		base = rec.TrainBaselines(d.Test, len(d.Items), cfg.BPR, rec.TestRNG(cfg.Seed))
+	} else {
+		tr, err := rec.TrainCatalog(d, cfg)
+		if err != nil {
+			fmt.Fprintln(stderr, "recmem eval rec:", err)
+			return 1
+		}
+		catBytes, base = tr.Catalog, tr.Baselines
+	}
+	cases, skipped := rec.Cases(d.Test, d.Random, *users)
+	rep := evalReport{Dataset: d.Name, Users: len(cases), Mode: *mode, Scheduler: *sched, Skipped: skipped,
+		Ties: "broken against the target (an equal score ranks above it)", Ops: map[string]int{}, OpsShare: map[string]float64{}, OpsPerUser: map[string]float64{},
+		Baselines: map[string]rec.Scores{"random": rec.Expected(cases)}, CatalogBytes: len(catBytes), EventCapacity: *eventCap,
+		Runtime: "wasm"}
+	if *native {
+		rep.Runtime = "native"
+	}
+	for n, s := range base.Scorers() {
+		rep.Baselines[n] = rec.Evaluate(cases, s)
+	}
+	say(fmt.Sprintf("ranking %d users through the %s engine (%s, %s scheduler)", len(cases), rep.Runtime, *mode, *sched))
+	run := userRun{d: d, mode: *mode, sched: *sched, eventCap: *eventCap}
+	acc, ops, err := run.all(context.Background(), cases, catBytes, *native, *wasm, max(1, *workers), say)
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem eval rec:", err)
+		return 1
+	}
+	s := acc.Scores()
+	rep.HR1, rep.HR5, rep.NDCG5, rep.NDCG10 = s.HR1, s.HR5, s.NDCG5, s.NDCG10
+	rep.Ops = ops
+	total := 0
+	for _, n := range ops {
+		total += n
+	}
+	for op, n := range ops {
+		rep.OpsShare[op] = float64(n) / float64(max(1, total))
+		rep.OpsPerUser[op] = float64(n) / float64(max(1, len(cases)))
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	if *asJSON {
+		b, _ := json.Marshal(rep)
+		fmt.Fprintln(stdout, string(b))
+		return 0
+	}
+	printReport(stdout, rep)
+	return 0
+}
+
+func printReport(w io.Writer, r evalReport) {
+	fmt.Fprintf(w, "%s: %d users (%d skipped: target in their random list), 1 + 9 candidates, %s mode, %s scheduler, %s\n",
+		r.Dataset, r.Users, r.Skipped, r.Mode, r.Scheduler, r.Runtime)
+	fmt.Fprintf(w, "ties %s\n\n", r.Ties)
+	fmt.Fprintf(w, "%-10s %7s %7s %8s %8s\n", "ranker", "HR@1", "HR@5", "NDCG@5", "NDCG@10")
+	row := func(n string, s rec.Scores) {
+		fmt.Fprintf(w, "%-10s %7.4f %7.4f %8.4f %8.4f\n", n, s.HR1, s.HR5, s.NDCG5, s.NDCG10)
+	}
+	for _, n := range []string{"random", "pop", "itemknn", "bpr"} {
+		row(n, r.Baselines[n])
+	}
+	row("recmem", rec.Scores{HR1: r.HR1, HR5: r.HR5, NDCG5: r.NDCG5, NDCG10: r.NDCG10})
+	fmt.Fprintf(w, "\nLLM calls per user %.1f, tokens per user %.0f\n", r.LLMCalls, r.LLMTokens)
+	ops := make([]string, 0, len(r.Ops))
+	for op := range r.Ops {
+		ops = append(ops, op)
+	}
+	slices.SortFunc(ops, func(a, b string) int { return r.Ops[b] - r.Ops[a] })
+	var parts []string
+	for _, op := range ops {
+		parts = append(parts, fmt.Sprintf("%s %d (%.0f%%)", op, r.Ops[op], 100*r.OpsShare[op]))
+	}
+	fmt.Fprintf(w, "lifecycle ops: %s\n", strings.Join(parts, ", "))
+	fmt.Fprintf(w, "%.1fs\n", r.Seconds)
+}
+
+// userRun replays users' histories through the exports and ranks their
+// candidates.
+type userRun struct {
+	d        *dataset.RecBole
+	mode     string
+	sched    string
+	eventCap int
+}
+
+// all runs every case on workers instances, each loading the catalog once.
+func (u userRun) all(ctx context.Context, cases []rec.Case, cat []byte, native bool, wasm string, workers int, say func(string)) (*rec.Accumulator, map[string]int, error) {
+	ranks := make([]int, len(cases))
+	opsPer := make([]map[string]int, len(cases))
+	errs := make([]error, workers)
+	var next, done int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, release, err := openCaller(ctx, native, wasm)
+			if err != nil {
+				errs[w] = err
+				return
+			}
+			defer release()
+			if _, err := c.Call("load_catalog", cat); err != nil {
+				errs[w] = err
+				return
+			}
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(cases) {
+					return
+				}
+				r, ops, err := u.one(c, cases[i])
+				if err != nil {
+					errs[w] = fmt.Errorf("user %s: %w", cases[i].User, err)
+					return
+				}
+				ranks[i], opsPer[i] = r, ops
+				mu.Lock()
+				done++
+				if done%500 == 0 {
+					say(fmt.Sprintf("%d/%d users", done, len(cases)))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	var acc rec.Accumulator
+	ops := map[string]int{}
+	for i, r := range ranks {
+		acc.Add(r)
+		for op, n := range opsPer[i] {
+			ops[op] += n
+		}
+	}
+	return &acc, ops, nil
+}
+
+type recSignal struct {
+	User   string            `json:"user"`
+	Item   string            `json:"item"`
+	Action string            `json:"action"`
+	Meta   map[string]string `json:"meta,omitempty"`
+	Time   int64             `json:"time"`
+}
+
+// journalEntry is the part of a memory journal entry the ops count reads.
+type journalEntry struct {
+	Op     string   `json:"op"`
+	Chunks []string `json:"chunks"`
+}
+
+// opsOut collects the journal entries of a record or maintain output.
+type opsOut struct {
+	Ops         []journalEntry `json:"ops"`
+	Fifo        []journalEntry `json:"fifo"`
+	Maintenance struct {
+		Ops []journalEntry `json:"ops"`
+	} `json:"maintenance"`
+}
+
+// count adds the lifecycle operations to into: one per journal entry, except
+// the "extract" entry that closes an extraction batch without naming a chunk
+// (the chunks it created have entries of their own).
+func (o opsOut) count(into map[string]int) {
+	for _, l := range [][]journalEntry{o.Ops, o.Fifo, o.Maintenance.Ops} {
+		for _, e := range l {
+			if e.Op == "extract" && len(e.Chunks) == 0 {
+				continue
+			}
+			into[e.Op]++
+		}
+	}
+}
+
+// one replays one user's history and returns the target's rank.
+func (u userRun) one(c caller, k rec.Case) (int, map[string]int, error) {
+	ops := map[string]int{}
+	reset, _ := json.Marshal(map[string]any{"config": map[string]any{"event_cap": u.eventCap}})
+	if _, err := c.Call("reset", reset); err != nil {
+		return 0, nil, err
+	}
+	sigs := make([]recSignal, len(k.History))
+	for t, it := range k.History {
+		item := u.d.Items[it]
+		sigs[t] = recSignal{User: k.User, Item: item.ID, Action: "purchase", Meta: item.Meta, Time: rec.Epoch + int64(t)*86400}
+	}
+	call := func(export string, in any) error {
+		b, _ := json.Marshal(in)
+		out, err := c.Call(export, b)
+		if err != nil {
+			return err
+		}
+		var o opsOut
+		if err := json.Unmarshal(out, &o); err != nil {
+			return fmt.Errorf("%s output: %w", export, err)
+		}
+		o.count(ops)
+		return nil
+	}
+	if u.mode == "retrospective" {
+		if err := call("record", map[string]any{"signals": sigs, "maintain": "none"}); err != nil {
+			return 0, nil, err
+		}
+		if err := call("maintain", map[string]any{"scheduler": u.sched, "force": true}); err != nil {
+			return 0, nil, err
+		}
+	} else {
+		for _, s := range sigs {
+			if err := call("record", map[string]any{"signals": []recSignal{s}, "maintain": u.sched}); err != nil {
+				return 0, nil, err
+			}
+		}
+	}
+	cands := make([]string, len(k.Candidates))
+	for j, it := range k.Candidates {
+		cands[j] = u.d.Items[it].ID
+	}
+	in, _ := json.Marshal(map[string]any{"candidates": cands})
+	out, err := c.Call("rank", in)
+	if err != nil {
+		return 0, nil, err
+	}
+	var res struct {
+		Ranking []struct {
+			ID    string  `json:"id"`
+			Score float64 `json:"score"`
+		} `json:"ranking"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		return 0, nil, fmt.Errorf("rank output: %w", err)
+	}
+	score := map[string]float64{}
+	for _, r := range res.Ranking {
+		score[r.ID] = r.Score
+	}
+	scores := make([]float64, len(cands))
+	for j, id := range cands {
+		scores[j] = score[id]
+	}
+	return rec.TargetRank(scores, 0), ops, nil
+}

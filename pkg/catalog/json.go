@@ -1,0 +1,121 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Format names the JSON form of a catalog.
+const Format = "recmem.catalog"
+
+// JSON is the human-readable form of a catalog, for small fixtures and
+// conformance cases; large catalogs use the binary form.
+type JSON struct {
+	Format    string                 `json:"format"`
+	Version   int                    `json:"version"`
+	Dataset   string                 `json:"dataset,omitempty"`
+	MetaNames []string               `json:"meta_names"`
+	Dim       int                    `json:"dim"`
+	SeqDim    int                    `json:"seq_dim,omitempty"`
+	Items     []JSONItem             `json:"items"`
+	Weights   map[string]JSONFeature `json:"weights,omitempty"`
+}
+
+// JSONItem is one item of the JSON form.
+type JSONItem struct {
+	ID      string         `json:"id"`
+	Meta    []string       `json:"meta"`
+	Pop     float32        `json:"pop"`
+	Recent  float32        `json:"recent,omitempty"`
+	Factor  []float32      `json:"factor,omitempty"`
+	Bias    float32        `json:"bias,omitempty"`
+	SeqCtx  []float32      `json:"seq_context,omitempty"`
+	SeqItem []float32      `json:"seq_factor,omitempty"`
+	SeqBias float32        `json:"seq_bias,omitempty"`
+	Next    []JSONNeighbor `json:"next,omitempty"`
+	Similar []JSONNeighbor `json:"similar,omitempty"`
+}
+
+// JSONNeighbor is one sparse entry, naming its item by id.
+type JSONNeighbor struct {
+	Item   string  `json:"item"`
+	Weight float32 `json:"weight"`
+}
+
+// JSONFeature is one ranker feature's learned weight and standardization.
+type JSONFeature struct {
+	Weight float64 `json:"weight"`
+	Scale  float64 `json:"scale"`
+}
+
+// DecodeJSON reads the JSON form, refusing unknown fields. O(size).
+func DecodeJSON(b []byte) (*Catalog, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var j JSON
+	if err := dec.Decode(&j); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+	}
+	switch {
+	case j.Format != Format:
+		return nil, fmt.Errorf("%w: format: want %q, got %q", ErrFormat, Format, j.Format)
+	case j.Version < 1 || j.Version > Version:
+		return nil, fmt.Errorf("%w: version %d, this module reads 1 to %d", ErrFormat, j.Version, Version)
+	}
+	c := &Catalog{Dataset: j.Dataset, MetaNames: j.MetaNames, Dim: j.Dim, SeqDim: j.SeqDim,
+		Weights: map[string]float64{}, Scales: map[string]float64{}}
+	ids := make(map[string]int, len(j.Items))
+	for i, it := range j.Items {
+		ids[it.ID] = i
+	}
+	for i, it := range j.Items {
+		if len(it.Factor) != j.Dim {
+			return nil, fmt.Errorf("%w: items[%d].factor: %d values, want dim %d", ErrFormat, i, len(it.Factor), j.Dim)
+		}
+		if len(it.SeqCtx) != j.SeqDim || len(it.SeqItem) != j.SeqDim {
+			return nil, fmt.Errorf("%w: items[%d]: seq_context and seq_factor need seq_dim %d values", ErrFormat, i, j.SeqDim)
+		}
+		c.SeqCtx = append(c.SeqCtx, it.SeqCtx...)
+		c.SeqItem = append(c.SeqItem, it.SeqItem...)
+		if j.SeqDim > 0 {
+			c.SeqBias = append(c.SeqBias, it.SeqBias)
+		}
+		c.IDs = append(c.IDs, it.ID)
+		c.Meta = append(c.Meta, it.Meta)
+		c.Pop = append(c.Pop, it.Pop)
+		c.Recent = append(c.Recent, it.Recent)
+		c.Factors = append(c.Factors, it.Factor...)
+		c.Bias = append(c.Bias, it.Bias)
+		for s, src := range [][]JSONNeighbor{it.Next, it.Similar} {
+			row := make([]Neighbor, 0, len(src))
+			for k, nb := range src {
+				t, ok := ids[nb.Item]
+				if !ok {
+					return nil, fmt.Errorf("%w: items[%d] neighbour %d: unknown item %q", ErrFormat, i, k, nb.Item)
+				}
+				row = append(row, Neighbor{Item: int32(t), Weight: nb.Weight})
+			}
+			if s == 0 {
+				c.Trans = append(c.Trans, row)
+			} else {
+				c.CoOc = append(c.CoOc, row)
+			}
+		}
+	}
+	for name, f := range j.Weights {
+		c.Weights[name], c.Scales[name] = f.Weight, f.Scale
+	}
+	if err := c.finish(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Parse reads either form: binary when b starts with Magic, JSON otherwise.
+func Parse(b []byte) (*Catalog, error) {
+	if IsBinary(b) {
+		return Decode(b)
+	}
+	return DecodeJSON(b)
+}

@@ -1,0 +1,129 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/recmem/recmem/pkg/catalog"
+	"github.com/recmem/recmem/pkg/rank"
+)
+
+// recAsset is the catalog an instance ranks with and the ranker prepared over
+// it. It is an asset, not user state: export_state does not return it, and
+// import_state and reset keep it.
+type recAsset struct {
+	cat    *catalog.Catalog
+	ranker *rank.Ranker
+}
+
+// Limits of one rank call.
+const (
+	maxCandidates     = 1000
+	maxInstructionLen = 4000
+)
+
+// rankInput is the input of rank.
+type rankInput struct {
+	Candidates  []rankCandidate `json:"candidates"`
+	Instruction string          `json:"instruction,omitempty"`
+	K           int             `json:"k,omitempty"`
+}
+
+// rankCandidate is an item id, or {id, meta} where meta maps a field to a
+// string or a list of strings (used when the catalog does not know the item).
+type rankCandidate struct {
+	ID   string
+	Meta map[string][]string
+}
+
+func (c *rankCandidate) UnmarshalJSON(b []byte) error {
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '"' {
+		return json.Unmarshal(t, &c.ID)
+	}
+	var obj struct {
+		ID   string                     `json:"id"`
+		Meta map[string]json.RawMessage `json:"meta"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&obj); err != nil {
+		return fmt.Errorf("want an item id or {id, meta}: %w", err)
+	}
+	c.ID = obj.ID
+	for k, raw := range obj.Meta {
+		var one string
+		var many []string
+		switch {
+		case json.Unmarshal(raw, &one) == nil:
+			many = []string{one}
+		case json.Unmarshal(raw, &many) == nil:
+		default:
+			return fmt.Errorf("meta.%s: want a string or a list of strings", k)
+		}
+		if c.Meta == nil {
+			c.Meta = map[string][]string{}
+		}
+		c.Meta[k] = many
+	}
+	return nil
+}
+
+// ErrNoCatalog is returned by rank before load_catalog succeeded.
+var ErrNoCatalog = errors.New("no catalog loaded (call load_catalog first)")
+
+func init() {
+	register("load_catalog", func(e *Engine, input []byte) (any, error) {
+		cat, err := catalog.Parse(input)
+		if err != nil {
+			return nil, fmt.Errorf("input: %w", err)
+		}
+		e.rec = &recAsset{cat: cat, ranker: rank.New(cat)}
+		return map[string]any{"ok": true, "dataset": cat.Dataset, "items": cat.Len(), "dim": cat.Dim,
+			"meta": cat.MetaNames, "format_version": catalog.Version}, nil
+	})
+	register("rank", func(e *Engine, input []byte) (any, error) {
+		var in rankInput
+		if err := decodeStrict(input, &in); err != nil {
+			return nil, err
+		}
+		if e.rec == nil {
+			return nil, ErrNoCatalog
+		}
+		switch {
+		case len(in.Candidates) == 0:
+			return nil, errors.New("input.candidates: at least one candidate is required")
+		case len(in.Candidates) > maxCandidates:
+			return nil, fmt.Errorf("input.candidates: %d candidates, more than the limit of %d", len(in.Candidates), maxCandidates)
+		case in.K < 0:
+			return nil, fmt.Errorf("input.k: must be at least 0, got %d", in.K)
+		case len(in.Instruction) > maxInstructionLen:
+			return nil, fmt.Errorf("input.instruction: %d bytes, more than the limit of %d", len(in.Instruction), maxInstructionLen)
+		}
+		req := rank.Request{Instruction: in.Instruction, K: in.K}
+		seen := map[string]bool{}
+		for i, c := range in.Candidates {
+			switch {
+			case c.ID == "":
+				return nil, fmt.Errorf("input.candidates[%d]: empty item id", i)
+			case seen[c.ID]:
+				return nil, fmt.Errorf("input.candidates[%d]: duplicate item %q", i, c.ID)
+			}
+			seen[c.ID] = true
+			req.Candidates = append(req.Candidates, rank.Candidate{ID: c.ID, Text: rank.MetaText(c.Meta)})
+		}
+		u := rank.FromMemory(e.doc.Memory)
+		ranked, err := e.rec.ranker.Rank(u, req)
+		if err != nil {
+			return nil, fmt.Errorf("input.%w", err)
+		}
+		return map[string]any{
+			"ranking":   ranked,
+			"ranker":    "linear",
+			"weights":   e.rec.ranker.Weights(),
+			"llm_calls": 0,
+			"context":   map[string]any{"events": len(u.Events), "chunks": len(u.Chunks), "profile": u.Profile != ""},
+		}, nil
+	})
+}

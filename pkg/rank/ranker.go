@@ -1,0 +1,356 @@
+// Package rank is recmem's LLM-free recommendation ranker: it scores a list of
+// candidate items for one user from the catalog's collaborative knowledge and
+// the user's own client-held memory, and explains every score.
+//
+// The score of a candidate is a weighted sum of standardized features
+// (Features): the user's folded-in BPR factor against the item's; transitions
+// (counted and factorised) and co-occurrence from the user's recent events;
+// popularity, overall and recent; lexical (BM25) and dense (word-vector)
+// matches of the item's metadata against the events, the preference chunks and
+// profile, and the instruction; and novelty. The weights are learned on the
+// validation split (Learn) and shipped in the catalog. Another ranker (an LLM)
+// can take the same slot: anything that implements Scorer. Features and
+// DefaultWeights are read-only after init.
+package rank
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/recmem/recmem/pkg/catalog"
+	"github.com/recmem/recmem/pkg/cf"
+	"github.com/recmem/recmem/pkg/vector"
+)
+
+// Features names the ranker's features in the order of a feature vector.
+var Features = []string{
+	"collaborative",     // <u, v_c> + b_c, u folded in from the events (cf.FoldIn)
+	"transition",        // Σ_k 0.7^k P(c | e_k) over the 5 most recent events
+	"cooccurrence",      // Σ_k 0.9^k cos(e_k, c) over all events
+	"popularity",        // ln(1 + interactions of c)
+	"history_text",      // BM25 of c's metadata against recent events' metadata (weights 0.9^k)
+	"memory_text",       // BM25 of c's metadata against preference chunks (weights strength) and profile
+	"novelty",           // 1 if c is not among the events
+	"instruction",       // BM25 of c's metadata against the instruction
+	"transition_log",    // ln(1 + 1000·transition): the saturating form
+	"cooccurrence_log",  // ln(1 + 100·cooccurrence)
+	"sequential",        // Σ_k 0.7^k <C_{e_k}, W_c> + b_c over the 5 most recent events (factorised transitions)
+	"recent_popularity", // ln(1 + recency-weighted interactions of c)
+	"history_dense",     // cosine of c's SIF word-vector embedding with the events' (weights 0.9^k)
+	"memory_dense",      // cosine with the embedding of the chunks (weights strength) and profile
+	"instruction_dense", // cosine with the instruction's embedding
+}
+
+// DefaultWeights are used for features the catalog has no learned weight for
+// (a standardized weight; the instruction's cannot be learned from logs that
+// hold no instructions).
+var DefaultWeights = map[string]float64{"instruction": 1, "instruction_dense": 1, "memory_text": 0.2}
+
+// Feature-computation constants (documented in Features).
+// Chosen on the Games-6k validation split: transition decay 0.7 beat 0.3, 0.5,
+// 0.85 and 1, window 5 beat 3 and 10; co-occurrence decay 0.9 beat 0.7; text
+// decay 0.9 beat 0.7.
+const (
+	transDecay  = 0.7
+	transWindow = 5
+	coocDecay   = 0.9
+	textDecay   = 0.9
+)
+
+// Event is one of the user's signals, oldest first: an item id and, for items
+// the catalog does not know, its metadata text.
+type Event struct {
+	Item string
+	Text string
+}
+
+// Chunk is one preference chunk of the user's memory.
+type Chunk struct {
+	Category string
+	Text     string
+	Strength float64
+}
+
+// User is what the ranker reads from one user's memory.
+type User struct {
+	Events  []Event
+	Chunks  []Chunk
+	Profile string
+}
+
+// Candidate is one item to rank; Text is used when the catalog does not know
+// the item (and added to its metadata when it does).
+type Candidate struct {
+	ID   string
+	Text string
+}
+
+// Request is one ranking request.
+type Request struct {
+	Candidates  []Candidate
+	Instruction string
+	K           int // keep the top K (0 = all)
+}
+
+// Explanation says why a value is what it is, as a tree.
+type Explanation struct {
+	Value    float64       `json:"value"`
+	Message  string        `json:"message"`
+	Children []Explanation `json:"children,omitempty"`
+}
+
+// Ranked is one ranked candidate.
+type Ranked struct {
+	ID          string      `json:"id"`
+	Rank        int         `json:"rank"`
+	Score       float64     `json:"score"`
+	Explanation Explanation `json:"explanation"`
+}
+
+// Scorer is the ranking slot: the LLM-free Ranker fills it by default, an LLM
+// ranker can replace it.
+type Scorer interface {
+	Rank(u User, req Request) ([]Ranked, error)
+}
+
+// Ranker is the LLM-free ranker over one catalog. Safe for concurrent use.
+type Ranker struct {
+	cat *catalog.Catalog
+	ix  *index
+	vec *vector.Table
+	// FoldIn configures the user's factor; its zero value is the default.
+	FoldIn cf.FoldInConfig
+}
+
+// New prepares a ranker: the BM25 statistics of the catalog's item texts and
+// the embedded word vectors (vector.Default). O(items · text length).
+func New(cat *catalog.Catalog) *Ranker {
+	texts := make([]string, cat.Len())
+	for i := range texts {
+		texts[i] = cat.MetaText(i)
+	}
+	return &Ranker{cat: cat, ix: newIndex(texts), vec: vector.Default()}
+}
+
+// addVec adds w·v to *acc, allocating it on first use. O(len(v)).
+func addVec(acc *[]float64, v []float32, w float64) {
+	if *acc == nil {
+		*acc = make([]float64, len(v))
+	}
+	for k, x := range v {
+		(*acc)[k] += float64(w * float64(x)) // no fused multiply-add
+	}
+}
+
+// cosine is the cosine of a (any length) and the unit vector b, 0 when a is
+// empty or zero. O(len(b)).
+func cosine(a []float64, b []float32) float64 {
+	if len(a) == 0 {
+		return 0
+	}
+	var dot, norm float64
+	for k, x := range a {
+		dot += float64(x * float64(b[k]))
+		norm += float64(x * x)
+	}
+	if norm == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(norm)
+}
+
+// ErrUnknownItem is wrapped when a candidate without metadata is not in the
+// catalog.
+var ErrUnknownItem = errors.New("unknown item")
+
+// context is what the features need from one user, computed once per request.
+type context struct {
+	hist    []int // catalog indices of the events, oldest first
+	seen    map[string]bool
+	u       []float32
+	histQ   query
+	histV   []float64 // weighted sum of the events' embeddings
+	memV    []float64
+	instrV  []float32
+	memQ    query
+	instrQ  query
+	hasText bool
+}
+
+func (r *Ranker) prepare(u User, instruction string) *context {
+	x := &context{seen: map[string]bool{}, histQ: query{}, memQ: query{}, instrQ: query{}}
+	w := 1.0
+	for k := len(u.Events) - 1; k >= 0; k-- {
+		e := u.Events[k]
+		x.seen[e.Item] = true
+		text := e.Text
+		if i, ok := r.cat.Lookup(e.Item); ok {
+			text = r.cat.MetaText(i)
+		}
+		x.histQ.add(text, w)
+		addVec(&x.histV, r.vec.Sentence(Tokens(text)), w)
+		w *= textDecay
+	}
+	for _, e := range u.Events {
+		if i, ok := r.cat.Lookup(e.Item); ok {
+			x.hist = append(x.hist, i)
+		}
+	}
+	for _, c := range u.Chunks {
+		x.memQ.add(c.Text, c.Strength)
+		addVec(&x.memV, r.vec.Sentence(Tokens(c.Text)), c.Strength)
+	}
+	x.memQ.add(u.Profile, 1)
+	addVec(&x.memV, r.vec.Sentence(Tokens(u.Profile)), 1)
+	x.instrQ.add(instruction, 1)
+	if instruction != "" {
+		x.instrV = r.vec.Sentence(Tokens(instruction))
+	}
+	if r.cat.Dim > 0 {
+		x.u = cf.FoldIn(x.hist, r.cat.Factors, r.cat.Bias, r.cat.Dim, r.FoldIn)
+	}
+	return x
+}
+
+// features computes the feature vector of one candidate (ci = -1 when the
+// catalog does not know it).
+func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
+	f := make([]float64, len(Features))
+	text := c.Text
+	if ci >= 0 {
+		if text == "" {
+			text = r.cat.MetaText(ci)
+		} else {
+			text = r.cat.MetaText(ci) + " " + text
+		}
+		if x.u != nil {
+			f[0] = cf.Dot(x.u, r.cat.Factor(ci)) + float64(r.cat.Bias[ci])
+		}
+		f[1] = cf.RecencyScore(r.cat.Transition, x.hist, ci, transDecay, transWindow)
+		f[2] = cf.RecencyScore(r.cat.Similarity, x.hist, ci, coocDecay, 0)
+		f[3] = math.Log1p(float64(r.cat.Pop[ci]))
+	}
+	toks := Tokens(text)
+	f[4] = r.ix.score(x.histQ, toks)
+	f[5] = r.ix.score(x.memQ, toks)
+	if !x.seen[c.ID] {
+		f[6] = 1
+	}
+	f[7] = r.ix.score(x.instrQ, toks)
+	if cv := r.vec.Sentence(toks); len(toks) > 0 {
+		f[12] = cosine(x.histV, cv)
+		f[13] = cosine(x.memV, cv)
+		if x.instrV != nil {
+			f[14] = vector.Dot(x.instrV, cv)
+		}
+	}
+	f[8] = math.Log1p(1000 * f[1])
+	f[9] = math.Log1p(100 * f[2])
+	if ci >= 0 {
+		f[11] = math.Log1p(float64(r.cat.Recent[ci]))
+	}
+	if ci >= 0 && r.cat.SeqDim > 0 {
+		f[10] = cf.RecencyScore(r.cat.SeqScore, x.hist, ci, transDecay, transWindow) + float64(r.cat.SeqBias[ci])
+	}
+	return f
+}
+
+// Vectors returns the feature vectors of the candidates, in order. O(candidates
+// · (dim + events + text)) plus the fold-in.
+func (r *Ranker) Vectors(u User, req Request) ([][]float64, error) {
+	x := r.prepare(u, req.Instruction)
+	out := make([][]float64, len(req.Candidates))
+	for k, c := range req.Candidates {
+		ci, ok := r.cat.Lookup(c.ID)
+		if !ok {
+			if c.Text == "" {
+				return nil, fmt.Errorf("candidates[%d]: %w %q", k, ErrUnknownItem, c.ID)
+			}
+			ci = -1
+		}
+		out[k] = r.features(x, c, ci)
+	}
+	return out, nil
+}
+
+// weight returns feature f's weight and scale.
+func (r *Ranker) weight(name string) (w, s float64) {
+	w, ok := r.cat.Weights[name]
+	if !ok {
+		w = DefaultWeights[name]
+	}
+	s, ok = r.cat.Scales[name]
+	if !ok || s == 0 {
+		s = 1
+	}
+	return w, s
+}
+
+// Rank scores and orders the candidates, best first; ties keep the input
+// order. O(candidates log candidates) after Vectors.
+func (r *Ranker) Rank(u User, req Request) ([]Ranked, error) {
+	vecs, err := r.Vectors(u, req)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Ranked, len(vecs))
+	for k, v := range vecs {
+		ex := Explanation{Message: "sum of feature × weight (weights in Weights)"}
+		for f, name := range Features {
+			w, s := r.weight(name)
+			c := float64(w * s * v[f]) // rounded before the sum: no fused multiply-add on any host
+			ex.Value += c
+			if c == 0 {
+				continue
+			}
+			ex.Children = append(ex.Children, Explanation{Value: round6(c),
+				Message: name + " = " + strconv.FormatFloat(v[f], 'g', 4, 64)})
+		}
+		ex.Value = round6(ex.Value)
+		out[k] = Ranked{ID: req.Candidates[k].ID, Score: ex.Value, Explanation: ex}
+	}
+	slices.SortStableFunc(out, func(a, b Ranked) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return 0
+	})
+	for k := range out {
+		out[k].Rank = k + 1
+	}
+	if req.K > 0 && req.K < len(out) {
+		out = out[:req.K]
+	}
+	return out, nil
+}
+
+// Weights returns the effective weight of every feature on its raw value
+// (learned weight × standardization scale), rounded like the scores.
+func (r *Ranker) Weights() map[string]float64 {
+	out := make(map[string]float64, len(Features))
+	for _, name := range Features {
+		w, s := r.weight(name)
+		out[name] = round6(w * s)
+	}
+	return out
+}
+
+// Score is the ranker's raw score of one feature vector. O(features).
+func (r *Ranker) Score(v []float64) float64 {
+	s := 0.0
+	for f, name := range Features {
+		w, sc := r.weight(name)
+		s += float64(w * sc * v[f])
+	}
+	return s
+}
+
+// round6 rounds to 6 decimals so outputs are short and identical on every
+// host.
+func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
