@@ -75,3 +75,22 @@ func (m *Meter) Steps() []string {
 	sort.Strings(out)
 	return out
 }
+
+// PerUser is one step's average cost per user.
+type PerUser struct {
+	Calls        float64 `json:"calls"`
+	InputTokens  float64 `json:"input_tokens"`
+	OutputTokens float64 `json:"output_tokens"`
+}
+
+// PerUser divides the usage per step by users (the users evaluated, whether
+// or not each made a call).
+func (m *Meter) PerUser(users int) map[string]PerUser {
+	per, _ := m.Totals()
+	out := make(map[string]PerUser, len(per))
+	n := float64(max(1, users))
+	for step, u := range per {
+		out[step] = PerUser{float64(u.Calls) / n, float64(u.InputTokens) / n, float64(u.OutputTokens) / n}
+	}
+	return out
+}

@@ -28,10 +28,22 @@ type caller interface {
 // openCaller returns a plugin instance (or the native engine with native set)
 // and a function that releases it.
 func openCaller(ctx context.Context, native bool, wasm string) (caller, func(), error) {
-	if native {
-		return engine.New(), func() {}, nil
+	return openCallerLLM(ctx, native, wasm, nil)
+}
+
+// openCallerLLM is openCaller with an LLM behind llm_complete (nil: none).
+func openCallerLLM(ctx context.Context, native bool, wasm string, l *llmSetup) (caller, func(), error) {
+	if l == nil {
+		l = &llmSetup{}
 	}
-	rt, err := host.Open(ctx, host.Options{WasmPath: wasm})
+	if native {
+		e, err := l.nativeEngine()
+		if err != nil {
+			return nil, nil, err
+		}
+		return e, func() {}, nil
+	}
+	rt, err := host.Open(ctx, l.options(wasm))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"sort"
@@ -13,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	hostllm "github.com/recmem/recmem/host/llm"
 	"github.com/recmem/recmem/pkg/cf"
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/rec"
@@ -95,26 +97,30 @@ func progressTo(w io.Writer, start time.Time) func(string) {
 
 // evalReport is the JSON output of eval rec.
 type evalReport struct {
-	Dataset       string                `json:"dataset"`
-	Users         int                   `json:"users"`
-	HR1           float64               `json:"hr@1"`
-	HR5           float64               `json:"hr@5"`
-	NDCG5         float64               `json:"ndcg@5"`
-	NDCG10        float64               `json:"ndcg@10"`
-	Mode          string                `json:"mode"`
-	Scheduler     string                `json:"scheduler"`
-	LLMCalls      float64               `json:"llm_calls_per_user"`
-	LLMTokens     float64               `json:"llm_tokens_per_user"`
-	Ops           map[string]int        `json:"ops"`
-	OpsShare      map[string]float64    `json:"ops_share"`
-	OpsPerUser    map[string]float64    `json:"ops_per_user"`
-	Baselines     map[string]rec.Scores `json:"baselines"`
-	Skipped       int                   `json:"skipped_users"`
-	Ties          string                `json:"ties"`
-	Runtime       string                `json:"runtime"`
-	Seconds       float64               `json:"seconds"`
-	CatalogBytes  int                   `json:"catalog_bytes"`
-	EventCapacity int                   `json:"event_cap"`
+	Dataset   string  `json:"dataset"`
+	Users     int     `json:"users"`
+	HR1       float64 `json:"hr@1"`
+	HR5       float64 `json:"hr@5"`
+	NDCG5     float64 `json:"ndcg@5"`
+	NDCG10    float64 `json:"ndcg@10"`
+	Mode      string  `json:"mode"`
+	Scheduler string  `json:"scheduler"`
+	LLMCalls  float64 `json:"llm_calls_per_user"`
+	LLMTokens float64 `json:"llm_tokens_per_user"`
+	// LLM is the cost per user of each LLM step (the paper's Figure 4);
+	// LLMEndpoint names the endpoint or replay file, never a key.
+	LLM           map[string]hostllm.PerUser `json:"llm,omitempty"`
+	LLMEndpoint   string                     `json:"llm_endpoint,omitempty"`
+	Ops           map[string]int             `json:"ops"`
+	OpsShare      map[string]float64         `json:"ops_share"`
+	OpsPerUser    map[string]float64         `json:"ops_per_user"`
+	Baselines     map[string]rec.Scores      `json:"baselines"`
+	Skipped       int                        `json:"skipped_users"`
+	Ties          string                     `json:"ties"`
+	Runtime       string                     `json:"runtime"`
+	Seconds       float64                    `json:"seconds"`
+	CatalogBytes  int                        `json:"catalog_bytes"`
+	EventCapacity int                        `json:"event_cap"`
 }
 
 func runEvalRec(args []string, stdout, stderr io.Writer) int {
@@ -131,6 +137,7 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 	catFile := fs.String("catalog", "", "use this catalog (from train catalog) instead of training one")
 	eventCap := fs.Int("event-cap", rec.DefaultEventCap, "event memory capacity L_max given to reset (50 holds every Games-6k history)")
 	workers := fs.Int("workers", 1, "plugin instances run in parallel")
+	lf := addLLMFlags(fs)
 	var tf trainFlags
 	tf.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -148,6 +155,12 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "recmem eval rec: --scheduler: want fixed or planner, got %q\n", *sched)
 		return 2
 	}
+	llmSet, err := lf.open()
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem eval rec:", err)
+		return 2
+	}
+	defer llmSet.close()
 	start := time.Now()
 	say := progressTo(stderr, start)
 	d, err := dataset.LoadRecBole(*data, *name)
@@ -185,7 +198,7 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 		rep.Baselines[n] = rec.Evaluate(cases, s)
 	}
 	say(fmt.Sprintf("ranking %d users through the %s engine (%s, %s scheduler)", len(cases), rep.Runtime, *mode, *sched))
-	run := userRun{d: d, mode: *mode, sched: *sched, eventCap: *eventCap}
+	run := userRun{d: d, mode: *mode, sched: *sched, eventCap: *eventCap, llm: llmSet}
 	acc, ops, err := run.all(context.Background(), cases, catBytes, *native, *wasm, max(1, *workers), say)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem eval rec:", err)
@@ -201,6 +214,20 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 	for op, n := range ops {
 		rep.OpsShare[op] = float64(n) / float64(max(1, total))
 		rep.OpsPerUser[op] = float64(n) / float64(max(1, len(cases)))
+	}
+	if llmSet.meter != nil {
+		rep.LLM = llmSet.meter.PerUser(len(cases))
+		// Sum integers, then divide: a float sum over a map would depend on
+		// its iteration order.
+		per, _ := llmSet.meter.Totals()
+		calls, tokens := 0, 0
+		for _, u := range per {
+			calls += u.Calls
+			tokens += u.InputTokens + u.OutputTokens
+		}
+		rep.LLMCalls = float64(calls) / float64(max(1, len(cases)))
+		rep.LLMTokens = float64(tokens) / float64(max(1, len(cases)))
+		rep.LLMEndpoint = lf.spec
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	if *asJSON {
@@ -225,6 +252,10 @@ func printReport(w io.Writer, r evalReport) {
 	}
 	row("recmem", rec.Scores{HR1: r.HR1, HR5: r.HR5, NDCG5: r.NDCG5, NDCG10: r.NDCG10})
 	fmt.Fprintf(w, "\nLLM calls per user %.1f, tokens per user %.0f\n", r.LLMCalls, r.LLMTokens)
+	for _, step := range slices.Sorted(maps.Keys(r.LLM)) {
+		x := r.LLM[step]
+		fmt.Fprintf(w, "  %-10s %.2f calls, %.0f input + %.0f output tokens per user\n", step, x.Calls, x.InputTokens, x.OutputTokens)
+	}
 	ops := make([]string, 0, len(r.Ops))
 	for op := range r.Ops {
 		ops = append(ops, op)
@@ -245,6 +276,7 @@ type userRun struct {
 	mode     string
 	sched    string
 	eventCap int
+	llm      *llmSetup
 }
 
 // all runs every case on workers instances, each loading the catalog once.
@@ -259,7 +291,7 @@ func (u userRun) all(ctx context.Context, cases []rec.Case, cat []byte, native b
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c, release, err := openCaller(ctx, native, wasm)
+			c, release, err := openCallerLLM(ctx, native, wasm, u.llm)
 			if err != nil {
 				errs[w] = err
 				return
