@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	"github.com/recmem/recmem/pkg/catalog"
+	"github.com/recmem/recmem/pkg/llm"
+	"github.com/recmem/recmem/pkg/memory"
 	"github.com/recmem/recmem/pkg/rank"
 )
 
@@ -70,6 +72,29 @@ func (c *rankCandidate) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// describe renders an item for the LLM ranker's prompt: its catalog title,
+// else the metadata the request gave.
+func (a *recAsset) describe(id, text string) string {
+	if i, ok := a.cat.Lookup(id); ok {
+		if t := a.cat.Title(i); t != "" {
+			return t
+		}
+	}
+	if text != "" {
+		return text
+	}
+	return id
+}
+
+// userOf names the memory's user (from its newest event) for the host's
+// per-user LLM budget.
+func userOf(m *memory.State) string {
+	if n := len(m.Events); n > 0 {
+		return m.Events[n-1].User
+	}
+	return ""
+}
+
 // ErrNoCatalog is returned by rank before load_catalog succeeded.
 var ErrNoCatalog = errors.New("no catalog loaded (call load_catalog first)")
 
@@ -114,16 +139,32 @@ func init() {
 			req.Candidates = append(req.Candidates, rank.Candidate{ID: c.ID, Text: rank.MetaText(c.Meta)})
 		}
 		u := rank.FromMemory(e.doc.Memory)
-		ranked, err := e.rec.ranker.Rank(u, req)
+		var scorer rank.Scorer = e.rec.ranker
+		name := "linear"
+		var log llm.Log
+		if e.llmOn(llm.PurposeRank) {
+			texts := map[string]string{}
+			for _, c := range req.Candidates {
+				texts[c.ID] = c.Text
+			}
+			scorer = llm.Ranker{C: e.llm, Fallback: e.rec.ranker, User: userOf(e.doc.Memory), Log: &log,
+				Describe: func(id string) string { return e.rec.describe(id, texts[id]) }}
+			name = "llm over linear"
+		}
+		ranked, err := scorer.Rank(u, req)
 		if err != nil {
 			return nil, fmt.Errorf("input.%w", err)
 		}
-		return map[string]any{
+		out := map[string]any{
 			"ranking":   ranked,
-			"ranker":    "linear",
+			"ranker":    name,
 			"weights":   e.rec.ranker.Weights(),
-			"llm_calls": 0,
+			"llm_calls": len(log.Outcomes),
 			"context":   map[string]any{"events": len(u.Events), "chunks": len(u.Chunks), "profile": u.Profile != ""},
-		}, nil
+		}
+		if len(log.Outcomes) > 0 {
+			out["llm"] = log.Outcomes
+		}
+		return out, nil
 	})
 }
