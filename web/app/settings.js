@@ -51,8 +51,33 @@ export function complete(settings, request) {
 
 // llmAnswer returns the llm option of Recmem.open: every host must provide
 // llm_complete, which the module imports; recmem.js wires this function to it.
+// Every exchange is counted per step (calls, input and output tokens, failed
+// answers) and shown in the settings tab: tokens per user are a cost.
 export function llmAnswer(getSettings) {
-  return (request) => complete(getSettings(), JSON.stringify(request));
+  return (request) => {
+    const reply = complete(getSettings(), JSON.stringify(request));
+    const u = (usage[request.purpose] ??= { calls: 0, input: 0, output: 0, failed: 0 });
+    u.calls++;
+    u.input += reply.input_tokens ?? 0;
+    u.output += reply.output_tokens ?? 0;
+    if (reply.error) u.failed++;
+    showUsage();
+    return reply;
+  };
+}
+
+// usage counts this page session's LLM exchanges per step.
+export const usage = {};
+
+function showUsage() {
+  const el = document.querySelector('#llm-usage');
+  if (!el) return;
+  const steps = Object.keys(usage).sort();
+  el.textContent = steps.length === 0 ? 'No LLM call in this session.'
+    : 'This session: ' + steps.map((p) => {
+      const u = usage[p];
+      return `${p} ${u.calls} call${u.calls === 1 ? '' : 's'}, ${u.input} + ${u.output} tokens${u.failed ? `, ${u.failed} failed` : ''}`;
+    }).join('; ') + '.';
 }
 
 function llmStatus(app) {
@@ -77,6 +102,7 @@ export async function initSettings(app) {
   $('#llm-key').value = s.llmKey ?? '';
   $('#llm-steps').value = s.llmSteps || DEFAULT_STEPS;
   llmStatus(app);
+  showUsage();
   const exps = [...app.engine.exports].filter((n) => !n.startsWith('_')).sort();
   $('#build-info').textContent = `Module exports: ${exps.join(', ')}. Imports llm_complete: ${app.engine.importsHost('llm_complete') ? 'yes' : 'no'}.`;
 

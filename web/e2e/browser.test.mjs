@@ -420,6 +420,9 @@ test('the LLM setting is stored, and the module\'s llm_complete reaches the endp
   assert.equal(requests[0].temperature, 0);
   assert.ok(requests[0].messages.length >= 1);
   assert.match(doc.memory.profile.text, /Written by the test model/);
+  await tab('settings');
+  assert.match(await page.locator('#llm-usage').textContent(), /This session: synthesize \d+ calls?, \d+ \+ \d+ tokens/);
+  await tab('recs');
   assert.equal((await page.locator('#profile').textContent()).trim(), doc.memory.profile.text.trim());
   await shot('llm-profile');
   // Clearing the endpoint goes back to the LLM-free policies.
