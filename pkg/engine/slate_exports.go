@@ -1,0 +1,102 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/recmem/recmem/pkg/slate"
+)
+
+// Slate-selection exports (pkg/slate, docs/slate.md):
+//
+//	add_units     {"units":[unit...]}                      -> {"added":n,"units":total,"sessions":s}
+//	delete_units  {"ids":["id"...]}                         -> {"deleted":n,"units":total,"sessions":s}
+//	purge         {"session":"S"} | {"user":"U"} | both     -> {"purged":n,"units":total,"sessions":s}
+//	select_slate  {"query","date","budget","pool","ranker","model","with_pool"}
+//	              -> {"ranker","budget","tokens","pool","units":[chosen...]}
+//
+// A unit is {"id","session","date","time","speaker","text","user","kind"}.
+
+type slateCounts struct {
+	Units    int `json:"units"`
+	Sessions int `json:"sessions"`
+}
+
+func (e *Engine) units() *slate.Store {
+	if e.doc.Units == nil {
+		return slate.NewStore()
+	}
+	return e.doc.Units
+}
+
+func counts(s *slate.Store) slateCounts { return slateCounts{Units: s.Len(), Sessions: s.Sessions()} }
+
+func init() {
+	register("add_units", func(e *Engine, input []byte) (any, error) {
+		var in struct {
+			Units []slate.Unit `json:"units"`
+		}
+		if err := decodeStrict(input, &in); err != nil {
+			return nil, err
+		}
+		if len(in.Units) == 0 {
+			return nil, errors.New("input.units: missing or empty")
+		}
+		s := e.units()
+		if err := s.Add(in.Units); err != nil {
+			return nil, fmt.Errorf("input.%w", err)
+		}
+		e.doc.Units = s
+		return struct {
+			Added int `json:"added"`
+			slateCounts
+		}{len(in.Units), counts(s)}, nil
+	})
+	register("delete_units", func(e *Engine, input []byte) (any, error) {
+		var in struct {
+			IDs []string `json:"ids"`
+		}
+		if err := decodeStrict(input, &in); err != nil {
+			return nil, err
+		}
+		if len(in.IDs) == 0 {
+			return nil, errors.New("input.ids: missing or empty")
+		}
+		s := e.units()
+		if err := s.Delete(in.IDs); err != nil {
+			return nil, fmt.Errorf("input.%w", err)
+		}
+		return struct {
+			Deleted int `json:"deleted"`
+			slateCounts
+		}{len(in.IDs), counts(s)}, nil
+	})
+	register("purge", func(e *Engine, input []byte) (any, error) {
+		var in struct {
+			Session string `json:"session"`
+			User    string `json:"user"`
+		}
+		if err := decodeStrict(input, &in); err != nil {
+			return nil, err
+		}
+		if in.Session == "" && in.User == "" {
+			return nil, errors.New("input: give session, user or both")
+		}
+		s := e.units()
+		n := s.Purge(in.Session, in.User)
+		return struct {
+			Purged int `json:"purged"`
+			slateCounts
+		}{n, counts(s)}, nil
+	})
+	register("select_slate", func(e *Engine, input []byte) (any, error) {
+		var req slate.Request
+		if err := decodeStrict(input, &req); err != nil {
+			return nil, err
+		}
+		if err := req.Validate(); err != nil {
+			return nil, fmt.Errorf("input.%w", err)
+		}
+		return e.units().Select(req)
+	})
+}

@@ -1,0 +1,201 @@
+package slate
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/recmem/recmem/pkg/dataset"
+	"github.com/recmem/recmem/pkg/vector"
+)
+
+// Metrics summarize slates over a set of questions. A question is complete
+// when its slate (or pool) holds all of its evidence.
+type Metrics struct {
+	Questions  int     `json:"questions"`
+	RSlate     float64 `json:"r_slate"`    // fraction of questions whose slate is complete
+	RSlateK2   float64 `json:"r_slate_k2"` // the same over questions whose evidence spans ≥ 2 sessions
+	RSlateK3   float64 `json:"r_slate_k3"` // ... ≥ 3 sessions
+	Recall     float64 `json:"recall"`     // mean fraction of the evidence in the slate
+	RPool      float64 `json:"r_pool"`     // fraction of questions whose pool is complete
+	MeanTokens float64 `json:"mean_tokens"`
+	P50Ms      float64 `json:"p50_select_ms"`
+}
+
+// Tally accumulates per-question outcomes into Metrics.
+type Tally struct {
+	n, n2, n3          int
+	full, full2, full3 int
+	recall, tokens     float64
+	pool               int
+	ms                 []float64
+}
+
+// Outcome is one question's result.
+type Outcome struct {
+	Kappa    int             // sessions spanned by the evidence
+	Evidence []string        // gold unit IDs
+	Slate    []string        // chosen unit IDs
+	Pool     map[string]bool // pooled unit IDs (nil: not measured)
+	Tokens   int
+	Ms       float64 // selection latency (0: not measured)
+}
+
+// Add records one question.
+func (t *Tally) Add(o Outcome) {
+	in := map[string]bool{}
+	for _, id := range o.Slate {
+		in[id] = true
+	}
+	hit, poolHit := 0, 0
+	for _, e := range o.Evidence {
+		if in[e] {
+			hit++
+		}
+		if o.Pool[e] {
+			poolHit++
+		}
+	}
+	full := hit == len(o.Evidence)
+	t.n++
+	if full {
+		t.full++
+	}
+	if o.Kappa >= 2 {
+		t.n2++
+		if full {
+			t.full2++
+		}
+	}
+	if o.Kappa >= 3 {
+		t.n3++
+		if full {
+			t.full3++
+		}
+	}
+	if poolHit == len(o.Evidence) {
+		t.pool++
+	}
+	t.recall += float64(hit) / float64(len(o.Evidence))
+	t.tokens += float64(o.Tokens)
+	if o.Ms > 0 {
+		t.ms = append(t.ms, o.Ms)
+	}
+}
+
+// Metrics returns the summary, each value rounded to 1e-4 (latency to 1e-3).
+func (t *Tally) Metrics() Metrics {
+	frac := func(a, b int) float64 {
+		if b == 0 {
+			return 0
+		}
+		return round(float64(a)/float64(b), 1e4)
+	}
+	m := Metrics{Questions: t.n, RSlate: frac(t.full, t.n), RSlateK2: frac(t.full2, t.n2), RSlateK3: frac(t.full3, t.n3),
+		RPool: frac(t.pool, t.n)}
+	if t.n > 0 {
+		m.Recall = round(t.recall/float64(t.n), 1e4)
+		m.MeanTokens = round(t.tokens/float64(t.n), 10)
+	}
+	if len(t.ms) > 0 {
+		s := append([]float64(nil), t.ms...)
+		sort.Float64s(s)
+		m.P50Ms = round(s[len(s)/2], 1e3)
+	}
+	return m
+}
+
+func round(x, k float64) float64 { return float64(int64(x*k+0.5)) / k }
+
+// Eligible reports whether a question counts in slate evaluation: it is not
+// LoCoMo's adversarial category 5 and has at least one evidence unit.
+func Eligible(q dataset.Question) bool { return q.Category != "5" && len(q.Evidence) > 0 }
+
+// UnitsOf converts a conversation's turns to units.
+func UnitsOf(c dataset.Conversation) []Unit {
+	us := make([]Unit, len(c.Turns))
+	for i, t := range c.Turns {
+		us[i] = Unit{ID: t.ID, Session: t.Session, Date: t.Date, Time: t.Time, Speaker: t.Speaker, Text: t.Text}
+	}
+	return us
+}
+
+// Pooled is a conversation's eligible questions with their candidate pools,
+// computed once and reused by every fold and every ablation.
+type Pooled struct {
+	Conv     int
+	Category string
+	Kappa    int
+	Group    Group
+	Gold     []string
+}
+
+// PoolAll computes the candidate pools of every eligible question.
+func PoolAll(convs []dataset.Conversation, pool int, table *vector.Table) ([]Pooled, error) {
+	if table == nil {
+		table = vector.Default()
+	}
+	var out []Pooled
+	for ci, c := range convs {
+		s := NewStoreWithTable(table)
+		if err := s.Add(UnitsOf(c)); err != nil {
+			return nil, fmt.Errorf("slate: conversation %s: %w", c.ID, err)
+		}
+		for _, q := range c.Questions {
+			if !Eligible(q) {
+				continue
+			}
+			cs, err := s.Candidates(q.Text, q.Date, pool)
+			if err != nil {
+				return nil, fmt.Errorf("slate: conversation %s, question %q: %w", c.ID, q.Text, err)
+			}
+			gold := map[string]bool{}
+			for _, e := range q.Evidence {
+				gold[e] = true
+			}
+			out = append(out, Pooled{Conv: ci, Category: q.Category, Kappa: c.Sessions(q), Group: Group{Cands: cs, Gold: gold}, Gold: q.Evidence})
+		}
+	}
+	return out, nil
+}
+
+// CrossValidateFolds trains on all folds of conversations but one
+// (conversation i is in fold i mod k) and fills the held-out fold's slates at
+// each budget; with k the number of conversations it is
+// leave-one-conversation-out. It returns one Metrics per budget.
+func CrossValidateFolds(ps []Pooled, k int, train func([]Group) (*Model, error), budgets []int) ([]Metrics, error) {
+	tallies := make([]Tally, len(budgets))
+	for held := 0; held < k; held++ {
+		var groups []Group
+		for _, p := range ps {
+			if p.Conv%k != held {
+				groups = append(groups, p.Group)
+			}
+		}
+		m, err := train(groups)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			if p.Conv%k != held {
+				continue
+			}
+			pool := map[string]bool{}
+			xs := make([][]float64, len(p.Group.Cands))
+			keys := make([]int, len(p.Group.Cands))
+			for i, c := range p.Group.Cands {
+				xs[i], keys[i] = c.X, c.Key
+				pool[c.ID] = true
+			}
+			scores := m.ScoreAll(xs, keys)
+			for bi, b := range budgets {
+				ids, used := Fill(p.Group.Cands, scores, b)
+				tallies[bi].Add(Outcome{Kappa: p.Kappa, Evidence: p.Gold, Slate: ids, Pool: pool, Tokens: used})
+			}
+		}
+	}
+	out := make([]Metrics, len(budgets))
+	for i := range tallies {
+		out[i] = tallies[i].Metrics()
+	}
+	return out, nil
+}

@@ -1,0 +1,194 @@
+package slate
+
+import (
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"sync"
+)
+
+// Model is a linear ranker over named features, each standardized:
+//
+//	score(x) = bias + Σ_i weight_i · (x_i - mean_i) / scale_i
+//
+// Training fits it as a logistic regression of "the unit is evidence"
+// (TrainLogistic), so the score is a log-odds; selection only needs its order.
+// A model names its features, so a model trained on a subset (an ablation)
+// runs unchanged.
+type Model struct {
+	Kind     string    `json:"kind"` // "linear"
+	Features []string  `json:"features"`
+	Mean     []float64 `json:"mean"`
+	Scale    []float64 `json:"scale"`
+	Weights  []float64 `json:"weights"`
+	Bias     float64   `json:"bias"`
+	Trees    []Tree    `json:"trees,omitempty"` // kind "gbdt": score = bias + Σ trees
+	Parts    []Model   `json:"parts,omitempty"` // kind "ensemble": rank fusion of linear and gbdt parts
+	Note     string    `json:"note,omitempty"`
+	idx      []int
+}
+
+// Validate checks the model's shape and binds its features to FeatureNames.
+func (m *Model) Validate() error {
+	switch m.Kind {
+	case "linear":
+	case "ensemble":
+		if len(m.Parts) == 0 {
+			return errors.New("parts: none")
+		}
+		for i := range m.Parts {
+			if m.Parts[i].Kind == "ensemble" {
+				return fmt.Errorf("parts[%d]: an ensemble cannot nest", i)
+			}
+			if err := m.Parts[i].Validate(); err != nil {
+				return fmt.Errorf("parts[%d].%w", i, err)
+			}
+		}
+		return nil
+	case "gbdt":
+		if err := m.bind(); err != nil {
+			return err
+		}
+		if len(m.Trees) == 0 {
+			return errors.New("trees: none")
+		}
+		for i := range m.Trees {
+			if err := m.Trees[i].validate(len(m.Features)); err != nil {
+				return fmt.Errorf("trees[%d]: %w", i, err)
+			}
+		}
+		return nil
+	default:
+		return fmt.Errorf("kind: want \"linear\", \"gbdt\" or \"ensemble\", got %q", m.Kind)
+	}
+	n := len(m.Features)
+	if len(m.Mean) != n || len(m.Scale) != n || len(m.Weights) != n {
+		return fmt.Errorf("features: %d names, %d means, %d scales, %d weights", n, len(m.Mean), len(m.Scale), len(m.Weights))
+	}
+	pos := map[string]int{}
+	for i, f := range FeatureNames {
+		pos[f] = i
+	}
+	idx := make([]int, n)
+	for i, f := range m.Features {
+		j, ok := pos[f]
+		if !ok {
+			return fmt.Errorf("features[%d]: unknown feature %q", i, f)
+		}
+		if m.Scale[i] <= 0 || math.IsNaN(m.Scale[i]) || math.IsInf(m.Weights[i], 0) || math.IsNaN(m.Weights[i]) {
+			return fmt.Errorf("features[%d]: scale must be positive and weight finite", i)
+		}
+		idx[i] = j
+	}
+	m.idx = idx
+	return nil
+}
+
+// bind maps the model's feature names to positions in FeatureNames.
+func (m *Model) bind() error {
+	pos := map[string]int{}
+	for i, f := range FeatureNames {
+		pos[f] = i
+	}
+	m.idx = make([]int, len(m.Features))
+	for i, f := range m.Features {
+		j, ok := pos[f]
+		if !ok {
+			return fmt.Errorf("features[%d]: unknown feature %q", i, f)
+		}
+		m.idx[i] = j
+	}
+	return nil
+}
+
+// Score is the model's score for a full feature vector (ordered as
+// FeatureNames). Validate must have succeeded. Cost O(features).
+func (m *Model) Score(x []float64) float64 {
+	s := m.Bias
+	if m.Kind == "gbdt" {
+		for i := range m.Trees {
+			s += m.Trees[i].eval(m, x)
+		}
+		return s
+	}
+	for i, j := range m.idx {
+		s += m.Weights[i] * (x[j] - m.Mean[i]) / m.Scale[i]
+	}
+	return s
+}
+
+// ScoreAll scores the candidates of one request, whose insertion keys break
+// ties. A linear or gbdt model scores each alone; an ensemble ranks the
+// candidates by each part (score descending, then key) and sums
+// 1 / (10 + rank) over the parts (reciprocal rank fusion). Cost
+// O(parts · n log n) plus the parts' scoring.
+func (m *Model) ScoreAll(xs [][]float64, keys []int) []float64 {
+	out := make([]float64, len(xs))
+	if m.Kind != "ensemble" {
+		for i, x := range xs {
+			out[i] = m.Score(x)
+		}
+		return out
+	}
+	for pi := range m.Parts {
+		sc := m.Parts[pi].ScoreAll(xs, keys)
+		idx := make([]int, len(xs))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(a, b int) bool {
+			i, j := idx[a], idx[b]
+			if sc[i] != sc[j] {
+				return sc[i] > sc[j]
+			}
+			return keys[i] < keys[j]
+		})
+		for r, i := range idx {
+			out[i] += 1 / float64(10+r)
+		}
+	}
+	return out
+}
+
+// Contributions returns each feature's term of the score, by name.
+func (m *Model) Contributions(x []float64) map[string]float64 {
+	out := make(map[string]float64, len(m.idx))
+	for i, j := range m.idx {
+		out[m.Features[i]] = m.Weights[i] * (x[j] - m.Mean[i]) / m.Scale[i]
+	}
+	return out
+}
+
+//go:embed model.json
+var modelJSON []byte
+
+var (
+	defaultModelOnce sync.Once
+	defaultModel     *Model
+	defaultModelErr  error
+)
+
+// DefaultModel returns the embedded model, trained by `recmem train slate` on
+// all LoCoMo conversations.
+func DefaultModel() (*Model, error) {
+	defaultModelOnce.Do(func() {
+		var m Model
+		if err := json.Unmarshal(modelJSON, &m); err != nil {
+			defaultModelErr = fmt.Errorf("slate: embedded model: %w", err)
+			return
+		}
+		if err := m.Validate(); err != nil {
+			defaultModelErr = fmt.Errorf("slate: embedded model: %w", err)
+			return
+		}
+		defaultModel = &m
+	})
+	return defaultModel, defaultModelErr
+}
+
+// ErrNoModel is returned when the learned ranker is asked for and no model is
+// available.
+var ErrNoModel = errors.New("slate: no model")

@@ -1,0 +1,305 @@
+package slate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Defaults of a Request.
+const (
+	DefaultBudget = 1000
+	DefaultPool   = 128
+	MaxPool       = 4096
+)
+
+// Rankers that Select knows. "learned" is the default; the others are the
+// baselines of `recmem eval slate`, computed by the same code.
+var Rankers = []string{"learned", "recency", "bm25", "dense", "rrf", "adaptive_k"}
+
+// Request asks for one slate.
+type Request struct {
+	Query    string `json:"query"`
+	Date     string `json:"date,omitempty"`   // the request date, RFC 3339 or YYYY-MM-DD
+	Budget   int    `json:"budget,omitempty"` // tokens (default 1000)
+	Pool     int    `json:"pool,omitempty"`   // retrieved candidates (default 128)
+	Ranker   string `json:"ranker,omitempty"` // see Rankers (default "learned")
+	Model    *Model `json:"model,omitempty"`  // replaces the embedded model
+	WithPool bool   `json:"with_pool,omitempty"`
+}
+
+// Validate checks the request, naming the field at fault.
+func (r *Request) Validate() error {
+	switch {
+	case strings.TrimSpace(r.Query) == "":
+		return errors.New("query: missing")
+	case r.Budget < 0:
+		return fmt.Errorf("budget: must not be negative, got %d", r.Budget)
+	case r.Pool < 0 || r.Pool > MaxPool:
+		return fmt.Errorf("pool: must be in [0,%d], got %d", MaxPool, r.Pool)
+	}
+	if r.Date != "" {
+		if _, err := ParseTime(r.Date); err != nil {
+			return fmt.Errorf("date: %w", err)
+		}
+	}
+	known := false
+	for _, k := range Rankers {
+		known = known || r.Ranker == k
+	}
+	if r.Ranker != "" && !known {
+		return fmt.Errorf("ranker: want one of %s, got %q", strings.Join(Rankers, ", "), r.Ranker)
+	}
+	if r.Model != nil {
+		if err := r.Model.Validate(); err != nil {
+			return fmt.Errorf("model.%w", err)
+		}
+	}
+	return nil
+}
+
+// Chosen is one unit of the slate with the reason it is there.
+type Chosen struct {
+	ID       string             `json:"id"`
+	Session  string             `json:"session"`
+	Line     string             `json:"line"`   // the rendered unit, "[date] speaker: text"
+	Tokens   int                `json:"tokens"` // ceil(characters of Line / 4)
+	Rank     int                `json:"rank"`   // 1 is the ranker's best
+	Score    float64            `json:"score"`  // the ranker's score (rounded to 1e-6)
+	Reason   string             `json:"reason"` // "retrieved" or "context" (a neighbour of a retrieved unit)
+	Features map[string]float64 `json:"features,omitempty"`
+	// Contributions are each feature's term of a linear model's score
+	// (weight · standardized value; score = bias + their sum), or of the
+	// linear part of an ensemble.
+	Contributions map[string]float64 `json:"contributions,omitempty"`
+	// PartScores are an ensemble's part scores (linear, then trees); the
+	// ensemble's score sums 1 / (10 + the unit's rank by each part).
+	PartScores []float64 `json:"part_scores,omitempty"`
+}
+
+// Result is a slate: units in chronological order, within the budget.
+type Result struct {
+	Ranker  string   `json:"ranker"`
+	Budget  int      `json:"budget"`
+	Tokens  int      `json:"tokens"`
+	Pool    int      `json:"pool"` // candidates ranked (retrieved plus context)
+	Units   []Chosen `json:"units"`
+	PoolIDs []string `json:"pool_ids,omitempty"`
+}
+
+// Select builds the slate for req. speakers lists names that may be named in a
+// question (empty: the store's distinct speakers). Cost: O(terms' postings +
+// units · dim) to retrieve, O(pool · words²· dim) for features, O(pool log pool)
+// to rank and fill.
+func (s *Store) Select(req Request) (*Result, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	budget, n := req.Budget, req.Pool
+	if budget == 0 {
+		budget = DefaultBudget
+	}
+	if n == 0 {
+		n = DefaultPool
+	}
+	ranker := req.Ranker
+	if ranker == "" {
+		ranker = "learned"
+	}
+	m := req.Model
+	if m == nil && ranker == "learned" {
+		var err error
+		if m, err = DefaultModel(); err != nil {
+			return nil, err
+		}
+	}
+	var at int64
+	if req.Date != "" {
+		at, _ = ParseTime(req.Date)
+	}
+	res := &Result{Ranker: ranker, Budget: budget, Units: []Chosen{}}
+	if len(s.entries) == 0 {
+		return res, nil
+	}
+	q := analyse(s, req.Query, at)
+	r := s.retrieve(q, ranker == "learned")
+	cands := s.pool(r, n, s.speakers(), ranker == "learned")
+	res.Pool = len(cands)
+	if req.WithPool {
+		for _, c := range cands {
+			res.PoolIDs = append(res.PoolIDs, c.e.u.ID)
+		}
+	}
+	explain := false
+	switch ranker {
+	case "learned":
+		xs := make([][]float64, len(cands))
+		keys := make([]int, len(cands))
+		for i, c := range cands {
+			xs[i], keys[i] = c.x, c.e.key
+		}
+		for i, v := range m.ScoreAll(xs, keys) {
+			cands[i].score = v
+		}
+		if m.Kind == "ensemble" {
+			for p := range m.Parts {
+				for i, v := range m.Parts[p].ScoreAll(xs, keys) {
+					cands[i].parts = append(cands[i].parts, v)
+				}
+			}
+		}
+		explain = true
+	case "rrf":
+		for _, c := range cands {
+			c.score = -float64(c.fused)
+		}
+		cands = retrieved(cands)
+	case "bm25":
+		cands = s.allScored(r, func(e *entry) (float64, bool) { v, ok := r.bm25[e.key]; return v, ok })
+	case "dense":
+		cands = s.allScored(r, func(e *entry) (float64, bool) { return r.dense[e.key], true })
+	case "recency":
+		cands = s.byRecency()
+	case "adaptive_k":
+		cands = adaptiveK(s.allScored(r, func(e *entry) (float64, bool) { return r.dense[e.key], true }), n)
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].score != cands[j].score {
+			return cands[i].score > cands[j].score
+		}
+		return cands[i].e.key < cands[j].e.key
+	})
+	var chosen []Chosen
+	var keys []int
+	for i, c := range cands {
+		t := c.e.tokens
+		if res.Tokens+t > budget {
+			continue
+		}
+		res.Tokens += t
+		ch := Chosen{ID: c.e.u.ID, Session: c.e.u.Session, Line: c.e.u.Render(), Tokens: t, Rank: i + 1,
+			Score: round6(c.score), Reason: "retrieved"}
+		if c.context {
+			ch.Reason = "context"
+		}
+		if explain {
+			ch.Features = map[string]float64{}
+			for j, f := range FeatureNames {
+				ch.Features[f] = round6(c.x[j])
+			}
+			lin := m
+			for p := range m.Parts {
+				if m.Parts[p].Kind == "linear" {
+					lin = &m.Parts[p]
+				}
+			}
+			if lin.Kind == "linear" {
+				ch.Contributions = map[string]float64{}
+				for f, v := range lin.Contributions(c.x) {
+					ch.Contributions[f] = round6(v)
+				}
+			}
+			for _, v := range c.parts {
+				ch.PartScores = append(ch.PartScores, round6(v))
+			}
+		}
+		chosen = append(chosen, ch)
+		keys = append(keys, c.e.key)
+	}
+	// Chronological order: by time, then insertion.
+	byKey := map[int]*entry{}
+	for _, e := range s.entries {
+		byKey[e.key] = e
+	}
+	idx := make([]int, len(chosen))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		ea, eb := byKey[keys[idx[a]]], byKey[keys[idx[b]]]
+		if ea.time != eb.time {
+			return ea.time < eb.time
+		}
+		return ea.key < eb.key
+	})
+	for _, i := range idx {
+		res.Units = append(res.Units, chosen[i])
+	}
+	return res, nil
+}
+
+func retrieved(cs []*candidate) []*candidate {
+	out := cs[:0]
+	for _, c := range cs {
+		if !c.context {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// allScored ranks every unit with a score by one signal (the single-signal
+// baselines), features left empty.
+func (s *Store) allScored(r *retrieval, f func(*entry) (float64, bool)) []*candidate {
+	var out []*candidate
+	for _, e := range s.entries {
+		if v, ok := f(e); ok {
+			out = append(out, &candidate{e: e, score: v})
+		}
+	}
+	return out
+}
+
+// byRecency scores the newest unit len(units), the next len-1 and so on (by
+// time, then insertion order).
+func (s *Store) byRecency() []*candidate {
+	es := append([]*entry(nil), s.entries...)
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].time != es[j].time {
+			return es[i].time > es[j].time
+		}
+		return es[i].key > es[j].key
+	})
+	out := make([]*candidate, len(es))
+	for i, e := range es {
+		out[i] = &candidate{e: e, score: float64(len(es) - i)}
+	}
+	return out
+}
+
+// adaptiveK keeps the candidates above the largest gap between consecutive
+// scores among the n best (Taguchi et al., 2025, "adaptive-k" retrieval).
+func adaptiveK(cs []*candidate, n int) []*candidate {
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
+	if len(cs) > n {
+		cs = cs[:n]
+	}
+	k, best := len(cs), -1.0
+	for i := 0; i+1 < len(cs); i++ {
+		if g := cs[i].score - cs[i+1].score; g > best {
+			best, k = g, i+1
+		}
+	}
+	return cs[:k]
+}
+
+func (s *Store) speakers() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range s.entries {
+		if sp := e.u.Speaker; sp != "" && !seen[sp] {
+			seen[sp] = true
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+func round6(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return math.Round(x*1e6) / 1e6
+}

@@ -1,0 +1,134 @@
+// Package text turns free text into the terms that recmem's retrieval indexes:
+// lowercased words, stop words removed, light suffix stemming.
+//
+// Everything here is deterministic and never panics, whatever the input: bytes
+// that are not valid UTF-8 act as separators. Cost is linear in the input.
+package text
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Words splits s into lowercased words: maximal runs of letters and digits.
+// Apostrophes split words ("Caroline's" gives "caroline", "s"). Invalid UTF-8
+// bytes separate words. Cost O(len(s)).
+func Words(s string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if r == utf8.RuneError && size <= 1 {
+			flush()
+			continue
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+			b.WriteRune(unicode.ToLower(r))
+			continue
+		}
+		flush()
+	}
+	flush()
+	return out
+}
+
+// Terms returns the index terms of s: its Words without stop words, each
+// stemmed by Stem. Cost O(len(s)).
+func Terms(s string) []string {
+	ws := Words(s)
+	out := ws[:0]
+	for _, w := range ws {
+		if IsStopword(w) {
+			continue
+		}
+		out = append(out, Stem(w))
+	}
+	return out
+}
+
+// Stem removes common English inflectional suffixes (plural -s/-es/-ies,
+// -ing, -ed, -ly) and a final silent e, so that "paint", "paints", "painted"
+// and "painting" share one term, as do "bake", "baked", "baking". It is a light
+// stemmer: it never shortens a word below three letters and leaves words with
+// digits alone. Cost O(len(w)).
+func Stem(w string) string {
+	if len(w) <= 3 || strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
+	case strings.HasSuffix(w, "s"):
+		w = w[:len(w)-1]
+	}
+	switch {
+	case strings.HasSuffix(w, "ing") && len(w) > 5:
+		w = undouble(w[:len(w)-3])
+	case strings.HasSuffix(w, "ed") && len(w) > 4 && !strings.HasSuffix(w, "eed"):
+		w = undouble(w[:len(w)-2])
+	case strings.HasSuffix(w, "ly") && len(w) > 5:
+		w = w[:len(w)-2]
+	}
+	if strings.HasSuffix(w, "e") && len(w) > 3 && !strings.HasSuffix(w, "ee") {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// undouble drops one letter of a final doubled consonant ("runn" to "run"),
+// except for l, s and z, which English keeps doubled ("fall", "pass").
+func undouble(w string) string {
+	n := len(w)
+	if n < 3 || w[n-1] != w[n-2] {
+		return w
+	}
+	switch w[n-1] {
+	case 'a', 'e', 'i', 'o', 'u', 'l', 's', 'z':
+		return w
+	}
+	return w[:n-1]
+}
+
+// IsStopword reports whether the lowercased word w is an English stop word
+// (function words, pronouns, auxiliaries, and single letters).
+func IsStopword(w string) bool {
+	if utf8.RuneCountInString(w) == 1 {
+		return true
+	}
+	_, ok := stopwords[w]
+	return ok
+}
+
+var stopwords = func() map[string]struct{} {
+	m := map[string]struct{}{}
+	for _, w := range strings.Fields(stopwordList) {
+		m[w] = struct{}{}
+	}
+	return m
+}()
+
+// stopwordList is the classic English list used by Lucene and NLTK, plus the
+// pieces left by splitting contractions at apostrophes.
+const stopwordList = `
+a about above after again against all am an and any are aren as at be because been
+before being below between both but by can cannot could couldn did didn do does doesn
+doing don down during each few for from further had hadn has hasn have haven having he
+her here hers herself him himself his how i if in into is isn it its itself just let ll
+me more most mustn my myself no nor not of off on once only or other ought our ours
+ourselves out over own re same shan she should shouldn so some such than that the their
+theirs them themselves then there these they this those through to too under until up
+ve very was wasn we were weren what when where which while who whom why will with won
+would wouldn you your yours yourself yourselves also yeah oh hey hi got get gonna
+really s t d m o y ain
+`

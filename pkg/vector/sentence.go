@@ -1,0 +1,65 @@
+package vector
+
+import "math"
+
+// SIFWeight is the smoothing constant a of smooth inverse frequency weighting
+// (Arora, Liang and Ma, "A Simple but Tough-to-Beat Baseline for Sentence
+// Embeddings", ICLR 2017): a word of probability p weighs a / (a + p).
+const SIFWeight = 1e-3
+
+// Weight is the SIF weight of w. Words outside the table are taken as rare
+// (weight close to 1).
+func (t *Table) Weight(w string) float64 {
+	r, ok := t.index[w]
+	if !ok {
+		return 1
+	}
+	return SIFWeight / (SIFWeight + zipf(int(r)))
+}
+
+// Sentence returns the unit-length SIF embedding of the lowercased words ws:
+// the SIF-weighted average of their vectors with the table's common component
+// projected out. It returns a zero vector for no words. Cost O(len(ws) · dim).
+func (t *Table) Sentence(ws []string) []float32 {
+	acc := make([]float64, t.dim)
+	for _, w := range ws {
+		v, _ := t.Word(w)
+		a := t.Weight(w)
+		for j, x := range v {
+			acc[j] += a * float64(x)
+		}
+	}
+	var proj float64
+	for j, x := range t.common {
+		proj += acc[j] * float64(x)
+	}
+	for j, x := range t.common {
+		acc[j] -= proj * float64(x)
+	}
+	return normalize64(acc)
+}
+
+// MaxSim is a word-alignment score standing in for a cross-encoder: for each
+// query word, the best cosine with any unit word, averaged over the query
+// words with the given weights. It is 0 when either side is empty.
+// Cost O(len(q) · len(u) · dim).
+func MaxSim(q, u [][]float32, weights []float64) float64 {
+	if len(q) == 0 || len(u) == 0 {
+		return 0
+	}
+	var s, ws float64
+	for i, qv := range q {
+		best := math.Inf(-1)
+		for _, uv := range u {
+			if d := Dot(qv, uv); d > best {
+				best = d
+			}
+		}
+		s += weights[i] * best
+		ws += weights[i]
+	}
+	if ws == 0 {
+		return 0
+	}
+	return s / ws
+}

@@ -1,0 +1,251 @@
+// Package vector turns words and sentences into dense vectors with no network:
+// a word-vector table derived from Stanford GloVe (6B tokens, 100 dimensions,
+// public domain under the PDDL; Pennington, Socher and Manning, EMNLP 2014),
+// cut to its most frequent words, reduced by PCA and quantized to int8 by
+// scripts/embeddings/generate.js, and embedded in the binary.
+//
+// Words missing from the table get a deterministic vector hashed from their
+// character trigrams (FNV-1a), so that the same unknown name always maps to
+// the same direction and spelling variants land close to each other.
+package vector
+
+import (
+	_ "embed"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+)
+
+//go:embed glove.bin
+var gloveBin []byte
+
+// Table is a read-only word-vector table. Vectors are unit length.
+type Table struct {
+	dim   int
+	index map[string]int32 // word -> rank (0 is the most frequent)
+	words []string         // rank -> word
+	data  []float32        // rank*dim ... (rank+1)*dim
+	// common is the Zipf-weighted mean direction of the table, removed from
+	// every sentence vector (SIF's common component).
+	common []float32
+}
+
+// Parse reads a table in the format written by scripts/embeddings/generate.js.
+// Cost O(size of b).
+func Parse(b []byte) (*Table, error) {
+	if len(b) < 14 || string(b[:4]) != "RMWV" || b[4] != 1 {
+		return nil, errors.New("vector: not a version 1 RMWV table")
+	}
+	dim := int(b[5])
+	n := int(binary.LittleEndian.Uint32(b[6:]))
+	l := int(binary.LittleEndian.Uint32(b[10:]))
+	if dim == 0 || len(b) != 14+l+n*dim {
+		return nil, fmt.Errorf("vector: table size %d does not match header (n=%d, dim=%d, words=%d bytes)", len(b), n, dim, l)
+	}
+	words := strings.Split(string(b[14:14+l]), "\n")
+	if len(words) != n {
+		return nil, fmt.Errorf("vector: %d words listed, header says %d", len(words), n)
+	}
+	t := &Table{dim: dim, index: make(map[string]int32, n), words: words, data: make([]float32, n*dim)}
+	q := b[14+l:]
+	for i, w := range words {
+		t.index[w] = int32(i)
+		v := t.data[i*dim : (i+1)*dim]
+		var ss float64
+		for j := range v {
+			x := float64(int8(q[i*dim+j]))
+			ss += x * x
+		}
+		if ss == 0 {
+			continue
+		}
+		inv := 1 / math.Sqrt(ss)
+		for j := range v {
+			v[j] = float32(float64(int8(q[i*dim+j])) * inv)
+		}
+	}
+	common := make([]float64, dim)
+	for i := 0; i < n; i++ {
+		p := zipf(i)
+		for j, x := range t.data[i*dim : (i+1)*dim] {
+			common[j] += p * float64(x)
+		}
+	}
+	t.common = normalize64(common)
+	return t, nil
+}
+
+var (
+	defaultOnce  sync.Once
+	defaultTable *Table
+)
+
+// Default returns the embedded table, parsed on first use (a few milliseconds).
+func Default() *Table {
+	defaultOnce.Do(func() {
+		t, err := Parse(gloveBin)
+		if err != nil {
+			panic(err) // the embedded file is generated and tested
+		}
+		defaultTable = t
+	})
+	return defaultTable
+}
+
+// Dim is the vectors' dimension.
+func (t *Table) Dim() int { return t.dim }
+
+// Len is the number of words in the table.
+func (t *Table) Len() int { return len(t.index) }
+
+// Rank returns the frequency rank of w (0 is the most frequent) and whether the
+// table holds it.
+func (t *Table) Rank(w string) (int, bool) {
+	r, ok := t.index[w]
+	return int(r), ok
+}
+
+// Word returns the unit vector of the lowercased word w and whether it came
+// from the table. A word the table lacks (after trying it without a plural s)
+// gets its hashed trigram vector. The returned slice must not be changed.
+func (t *Table) Word(w string) ([]float32, bool) {
+	if r, ok := t.index[w]; ok {
+		return t.data[int(r)*t.dim : int(r+1)*t.dim], true
+	}
+	if s, ok := strings.CutSuffix(w, "s"); ok && len(s) > 2 {
+		if r, ok := t.index[s]; ok {
+			return t.data[int(r)*t.dim : int(r+1)*t.dim], true
+		}
+	}
+	return Hashed(w, t.dim), false
+}
+
+// zipf approximates the corpus probability of the word of rank r by Zipf's law
+// over GloVe's 400,000-word vocabulary: 1 / ((r+1) · H), H = ln 400000 + γ.
+func zipf(r int) float64 { return 1 / (float64(r+1) * 13.4793) }
+
+// Hashed returns a deterministic unit vector for w: the normalized sum of
+// pseudo-random ±1 vectors, one per character trigram of "<w>", drawn from
+// FNV-1a hashes. Cost O(len(w) · dim).
+func Hashed(w string, dim int) []float32 {
+	s := "<" + w + ">"
+	acc := make([]float64, dim)
+	rs := []rune(s)
+	for i := 0; i+3 <= len(rs) || i == 0; i++ {
+		g := string(rs[i:min(i+3, len(rs))])
+		h := fnv1a(g)
+		for j := 0; j < dim; j++ {
+			h ^= h << 13
+			h ^= h >> 7
+			h ^= h << 17
+			if h&1 == 1 {
+				acc[j]++
+			} else {
+				acc[j]--
+			}
+		}
+		if i+3 >= len(rs) {
+			break
+		}
+	}
+	return normalize64(acc)
+}
+
+func fnv1a(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// Normalize returns v scaled to unit length as float32 (zero stays zero).
+func Normalize(v []float64) []float32 { return normalize64(v) }
+
+func normalize64(v []float64) []float32 {
+	var ss float64
+	for _, x := range v {
+		ss += x * x
+	}
+	out := make([]float32, len(v))
+	if ss == 0 {
+		return out
+	}
+	inv := 1 / math.Sqrt(ss)
+	for i, x := range v {
+		out[i] = float32(x * inv)
+	}
+	return out
+}
+
+// Dot is the inner product of two vectors of equal length (cosine for unit
+// vectors), accumulated in float64. Cost O(len(a)).
+func Dot(a, b []float32) float64 {
+	var s float64
+	for i := range a {
+		s += float64(a[i]) * float64(b[i])
+	}
+	return s
+}
+
+// Neighbours returns up to k table words whose cosine with w is at least
+// minCos, most similar first (ties by frequency rank), excluding w itself.
+// Words outside the table have none. Cost O(table size · dim).
+func (t *Table) Neighbours(w string, k int, minCos float64) []string {
+	return t.NeighboursAmong(w, nil, k, minCos)
+}
+
+// NeighboursAmong is Neighbours restricted to the table words of the given
+// frequency ranks (all words when ranks is nil): a store asks only among the
+// words it holds. Cost O(len(ranks) · dim).
+func (t *Table) NeighboursAmong(w string, ranks []int32, k int, minCos float64) []string {
+	r, ok := t.index[w]
+	if !ok || k <= 0 {
+		return nil
+	}
+	v := t.data[int(r)*t.dim : int(r+1)*t.dim]
+	type hit struct {
+		rank int
+		cos  float64
+	}
+	better := func(a, b hit) bool { return a.cos > b.cos || (a.cos == b.cos && a.rank < b.rank) }
+	var best []hit
+	consider := func(i int) {
+		if i == int(r) {
+			return
+		}
+		h := hit{i, Dot(v, t.data[i*t.dim:(i+1)*t.dim])}
+		if h.cos < minCos || (len(best) == k && !better(h, best[k-1])) {
+			return
+		}
+		j := len(best)
+		if j < k {
+			best = append(best, hit{})
+		} else {
+			j = k - 1
+		}
+		for j > 0 && better(h, best[j-1]) {
+			best[j] = best[j-1]
+			j--
+		}
+		best[j] = h
+	}
+	if ranks == nil {
+		for i := 0; i < len(t.words); i++ {
+			consider(i)
+		}
+	} else {
+		for _, i := range ranks {
+			consider(int(i))
+		}
+	}
+	words := make([]string, len(best))
+	for i, h := range best {
+		words[i] = t.words[h.rank]
+	}
+	return words
+}
