@@ -17,6 +17,14 @@ import (
 //
 // A unit is {"id","session","date","time","speaker","text","user","kind"}.
 
+// Limits of the agent memory: units one state may hold (LongMemEval-M
+// histories are about 25,000 turns) and the largest token budget a slate may
+// ask for.
+const (
+	MaxUnits  = 100_000
+	MaxBudget = 1_000_000
+)
+
 type slateCounts struct {
 	Units    int `json:"units"`
 	Sessions int `json:"sessions"`
@@ -43,6 +51,9 @@ func init() {
 			return nil, errors.New("input.units: missing or empty")
 		}
 		s := e.units()
+		if n := s.Len() + len(in.Units); n > MaxUnits {
+			return nil, fmt.Errorf("input.units: the store would hold %d units, more than the limit of %d", n, MaxUnits)
+		}
 		if err := s.Add(in.Units); err != nil {
 			return nil, fmt.Errorf("input.%w", err)
 		}
@@ -96,6 +107,9 @@ func init() {
 		}
 		if err := req.Validate(); err != nil {
 			return nil, fmt.Errorf("input.%w", err)
+		}
+		if req.Budget > MaxBudget {
+			return nil, fmt.Errorf("input.budget: %d tokens, more than the limit of %d", req.Budget, MaxBudget)
 		}
 		return e.units().Select(req)
 	})
