@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/recmem/recmem/pkg/engine"
 	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/memory"
 	"github.com/recmem/recmem/pkg/rank"
@@ -206,15 +207,7 @@ func (s *Session) ApplyOps(ctx context.Context, ops []memory.Op, trigger string)
 }
 
 // MemoryView is the three tiers, the journal and the parameters.
-type MemoryView struct {
-	Clock    int64           `json:"clock"`
-	Config   memory.Config   `json:"config"`
-	Counters memory.Counters `json:"counters"`
-	Events   []memory.Event  `json:"events"`
-	Chunks   []memory.Chunk  `json:"chunks"`
-	Profile  memory.Profile  `json:"profile"`
-	Journal  []memory.Entry  `json:"journal"`
-}
+type MemoryView = engine.MemoryView
 
 // Memory returns the tiers and the newest journalLimit entries (0: all).
 func (s *Session) Memory(ctx context.Context, journalLimit int) (*MemoryView, error) {

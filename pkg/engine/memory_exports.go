@@ -240,15 +240,19 @@ func getMemoryExport(e *Engine, input []byte) (any, error) {
 	if n := in.JournalLimit; n > 0 && len(journal) > n {
 		journal = journal[len(journal)-n:]
 	}
-	return struct {
-		Clock    int64           `json:"clock"`
-		Config   memory.Config   `json:"config"`
-		Counters memory.Counters `json:"counters"`
-		Events   []memory.Event  `json:"events"`
-		Chunks   []memory.Chunk  `json:"chunks"`
-		Profile  memory.Profile  `json:"profile"`
-		Journal  []memory.Entry  `json:"journal"`
-	}{m.Clock, m.Config, m.Counters, m.Events, m.Chunks, m.Profile, journal}, nil
+	return MemoryView{m.Clock, m.Config, m.Counters, m.Events, m.Chunks, m.Profile, journal}, nil
+}
+
+// MemoryView is the output of get_memory: the three tiers, the newest
+// journal entries (oldest first) and the parameters.
+type MemoryView struct {
+	Clock    int64           `json:"clock"`
+	Config   memory.Config   `json:"config"`
+	Counters memory.Counters `json:"counters"`
+	Events   []memory.Event  `json:"events"`
+	Chunks   []memory.Chunk  `json:"chunks"`
+	Profile  memory.Profile  `json:"profile"`
+	Journal  []memory.Entry  `json:"journal"`
 }
 
 // nowOf returns the given time, or the memory's clock when none is given.
