@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -135,17 +136,19 @@ func findUp(rel string) string {
 	if err != nil {
 		return rel
 	}
-	for dir := wd; ; {
-		p := dir + string(os.PathSeparator) + rel
-		if _, err := os.Stat(p); err == nil {
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if p := filepath.Join(dir, rel); fileExists(p) {
 			return p
 		}
-		parent := dir[:max(strings.LastIndex(dir, string(os.PathSeparator)), 0)]
-		if parent == dir || parent == "" {
+		if filepath.Dir(dir) == dir {
 			return rel
 		}
-		dir = parent
 	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // loadAt runs total requests spread over n clients, each with its own memory
