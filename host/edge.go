@@ -20,7 +20,10 @@ import (
 type EdgeOptions struct {
 	// MaxBody bounds a request body (default 8 MiB).
 	MaxBody int64
-	// Timeout bounds one request, waiting for an instance included (default 10 s).
+	// Timeout bounds one request, waiting for an instance included (default
+	// 10 s): a request whose time is spent before a call into the module
+	// starts answers 504. A call already running is cut off only when the
+	// Runtime has its own Options.Timeout.
 	Timeout time.Duration
 }
 
@@ -167,7 +170,7 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.Close(context.Background())
-	if !s.in.p.FunctionExists(export) || export == "_initialize" {
+	if !s.in.Has(export) {
 		h.fail(w, http.StatusNotFound, export, fmt.Sprintf("unknown export %q", export))
 		return
 	}

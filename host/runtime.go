@@ -1,7 +1,15 @@
-// Package host runs the recmem WebAssembly module on wazero through the Extism
-// Go SDK. Compile the module once with Open, then take one Instance per
-// goroutine: an Instance holds one user's state and is not safe for concurrent
-// use, while a Runtime is.
+// Package host runs the recmem WebAssembly module on wazero. Compile the
+// module once with Open, then take one Instance per goroutine: an Instance
+// holds one user's state and is not safe for concurrent use, while a Runtime
+// is.
+//
+// The module is a standard Extism plugin (go-pdk), which the JavaScript SDK
+// and go-sdk run as well. This host implements the Extism host ABI itself
+// (kernel.go) on bare wazero and calls the module's exports through
+// function handles it keeps, with recmem's direct input and output
+// (plugin/direct.go): an empty call costs a few microseconds instead of the
+// ~150 µs of go-sdk, which looks up and allocates every kernel function anew
+// on each call.
 package host
 
 import (
@@ -13,8 +21,9 @@ import (
 	"strings"
 	"time"
 
-	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	hostllm "github.com/recmem/recmem/host/llm"
 )
@@ -33,7 +42,14 @@ type Options struct {
 	// MaxPages caps each instance's linear memory in 64 KiB pages
 	// (default 8192 = 512 MiB).
 	MaxPages uint32
-	// Timeout bounds every call into the module (default 30 s).
+	// Timeout, when positive, bounds every call into the module: a call that
+	// runs out of time fails and closes its instance. The default, 0, sets no
+	// bound, because interrupting a call needs termination checks compiled
+	// into every loop and function entry of the module, which makes Go's
+	// WebAssembly code run about 5x slower under wazero (measured: an
+	// export that encodes a small JSON object, 21 µs without, 105 µs with).
+	// recmem's exports are bounded by their input limits (docs/limits.md);
+	// set a timeout where inputs are not trusted to stay small.
 	Timeout time.Duration
 	// LLM answers the module's llm_complete calls (docs/llm.md). Nil means
 	// no LLM: every LLM step gets an error answer and runs its LLM-free
@@ -43,20 +59,39 @@ type Options struct {
 	// synthesize, rank. Empty means none (the LLM-free defaults). It reaches
 	// the module as the manifest config key "llm_steps".
 	LLMSteps []string
-	// Functions are extra host functions offered to the module.
-	Functions []extism.HostFunction
+	// Functions are extra host functions offered to the module in the
+	// "extism:host/user" namespace.
+	Functions []HostFunction
+}
+
+// HostFunction is a function the module may import from "extism:host/user"
+// with the signature (i64) -> i64 of llm_complete: it receives the bytes of
+// the Extism memory block the module passes and answers the bytes of the
+// block it returns. An error fails the module's call with its message.
+type HostFunction struct {
+	Name string
+	Fn   func(ctx context.Context, in []byte) ([]byte, error)
 }
 
 const (
 	defaultMaxPages = 8192
-	defaultTimeout  = 30 * time.Second
+	// kernelLimit caps the bytes one call may keep in Extism memory blocks
+	// (inputs, outputs and host-function messages of the standard path).
+	kernelLimit = 256 << 20
 )
 
 // Runtime is a compiled recmem module. It is safe for concurrent use.
 type Runtime struct {
-	compiled *extism.CompiledPlugin
+	rt       wazero.Runtime
+	compiled wazero.CompiledModule
 	cache    wazero.CompilationCache
 	wasmSize int
+	timeout  time.Duration
+	config   map[string]string
+	exports  map[string]bool // the module's exports that take no argument and return an i32
+	direct   bool            // the module has recmem_input and recmem_output
+	// extismABI forces the standard Extism input and output (tests).
+	extismABI bool
 }
 
 // Open compiles the module (or loads it from the cache directory).
@@ -81,10 +116,9 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 		maxPages = defaultMaxPages
 	}
 	timeout := opts.Timeout
-	if timeout == 0 {
-		timeout = defaultTimeout
-	}
-	rc := wazero.NewRuntimeConfig()
+	// Interrupting a running call needs termination checks compiled into
+	// every loop and function entry of the module: only with a timeout.
+	rc := wazero.NewRuntimeConfig().WithCloseOnContextDone(opts.Timeout > 0).WithMemoryLimitPages(maxPages)
 	var cache wazero.CompilationCache
 	if opts.CacheDir != "-" {
 		dir := opts.CacheDir
@@ -100,34 +134,74 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 			rc = rc.WithCompilationCache(c)
 		}
 	}
-	manifest := extism.Manifest{
-		Wasm:    []extism.Wasm{extism.WasmData{Data: wasm, Name: "main"}},
-		Memory:  &extism.ManifestMemory{MaxPages: maxPages},
-		Timeout: uint64(timeout / time.Millisecond),
-	}
+	r := &Runtime{rt: wazero.NewRuntimeWithConfig(ctx, rc), cache: cache, wasmSize: len(wasm),
+		timeout: timeout, config: map[string]string{}, exports: map[string]bool{}}
 	if len(opts.LLMSteps) > 0 {
-		manifest.Config = map[string]string{"llm_steps": strings.Join(opts.LLMSteps, ",")}
+		r.config["llm_steps"] = strings.Join(opts.LLMSteps, ",")
 	}
-	funcs := append([]extism.HostFunction{llmFunction(opts.LLM)}, opts.Functions...)
-	compiled, err := extism.NewCompiledPlugin(ctx, manifest, extism.PluginConfig{
-		EnableWasi:    true,
-		RuntimeConfig: rc,
-	}, funcs)
+	fail := func(err error) (*Runtime, error) {
+		r.Close(ctx)
+		return nil, err
+	}
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, r.rt); err != nil {
+		return fail(fmt.Errorf("host: WASI: %w", err))
+	}
+	if err := instantiateKernel(ctx, r.rt); err != nil {
+		return fail(fmt.Errorf("host: Extism kernel: %w", err))
+	}
+	user := r.rt.NewHostModuleBuilder("extism:host/user")
+	for _, f := range append([]HostFunction{llmFunction(opts.LLM)}, opts.Functions...) {
+		addUserFunction(user, f)
+	}
+	if _, err := user.Instantiate(ctx); err != nil {
+		return fail(fmt.Errorf("host: host functions: %w", err))
+	}
+	compiled, err := r.rt.CompileModule(ctx, wasm)
 	if err != nil {
-		if cache != nil {
-			cache.Close(ctx)
-		}
-		return nil, fmt.Errorf("host: compiling module: %w", err)
+		return fail(fmt.Errorf("host: compiling module: %w", err))
 	}
-	return &Runtime{compiled: compiled, cache: cache, wasmSize: len(wasm)}, nil
+	r.compiled = compiled
+	for name, def := range compiled.ExportedFunctions() {
+		if len(def.ParamTypes()) == 0 && len(def.ResultTypes()) == 1 && def.ResultTypes()[0] == api.ValueTypeI32 &&
+			name != "_initialize" && !strings.HasPrefix(name, "recmem_") {
+			r.exports[name] = true
+		}
+	}
+	_, hasIn := compiled.ExportedFunctions()["recmem_input"]
+	_, hasOut := compiled.ExportedFunctions()["recmem_output"]
+	r.direct = hasIn && hasOut
+	return r, nil
+}
+
+// addUserFunction adds f to the "extism:host/user" module: it reads the
+// block the module passes, runs f, and returns the offset of a block holding
+// the answer.
+func addUserFunction(b wazero.HostModuleBuilder, f HostFunction) {
+	fn := f
+	b.NewFunctionBuilder().WithGoFunction(api.GoFunc(func(ctx context.Context, stack []uint64) {
+		k := kernelOf(ctx)
+		in, err := k.block(stack[0])
+		if err != nil {
+			panic(fmt.Errorf("%s: %w", fn.Name, err))
+		}
+		out, err := fn.Fn(ctx, append([]byte(nil), in...))
+		if err != nil {
+			panic(fmt.Errorf("%s: %w", fn.Name, err))
+		}
+		off := k.write(out)
+		if off == 0 {
+			panic(fmt.Errorf("%s: %d-byte answer does not fit the module's memory blocks", fn.Name, len(out)))
+		}
+		stack[0] = off
+	}), []api.ValueType{i64}, []api.ValueType{i64}).Export(fn.Name)
 }
 
 // WasmSize is the size of the module in bytes.
 func (r *Runtime) WasmSize() int { return r.wasmSize }
 
-// Close releases the compiled module and the cache handle.
+// Close releases the compiled module, every instance and the cache handle.
 func (r *Runtime) Close(ctx context.Context) error {
-	err := r.compiled.Close(ctx)
+	err := r.rt.Close(ctx)
 	if r.cache != nil {
 		err = errors.Join(err, r.cache.Close(ctx))
 	}
@@ -137,26 +211,37 @@ func (r *Runtime) Close(ctx context.Context) error {
 // Instance is one module instance holding one user's state. Not safe for
 // concurrent use.
 type Instance struct {
-	p *extism.Plugin
+	r       *Runtime
+	mod     api.Module
+	k       *kernel
+	fns     map[string]api.Function // exports, looked up once
+	in, out api.Function            // recmem_input, recmem_output (nil: standard Extism path)
+	stack   []uint64
 }
 
-// NewInstance instantiates the module and runs its initialisation, so the first
-// real call does not pay for it.
+// NewInstance instantiates the module, runs its initialisation (the Go
+// reactor's _initialize) and a first call, so the first real call does not
+// pay for them.
 func (r *Runtime) NewInstance(ctx context.Context) (*Instance, error) {
-	p, err := r.compiled.Instance(ctx, extism.PluginInstanceConfig{
-		ModuleConfig: wazero.NewModuleConfig().WithSysWalltime().WithSysNanotime(),
-	})
+	in := &Instance{r: r, k: newKernel(r.config, kernelLimit), fns: map[string]api.Function{}, stack: make([]uint64, 1)}
+	cfg := wazero.NewModuleConfig().WithName("").WithSysWalltime().WithSysNanotime().WithStartFunctions("_initialize")
+	mod, err := r.rt.InstantiateModule(context.WithValue(ctx, kernelKey{}, in.k), r.compiled, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("host: instantiating module: %w", err)
 	}
-	in := &Instance{p: p}
-	// The Go reactor's _initialize runs lazily at the first call; pay it here.
+	in.mod = mod
+	if r.direct && !r.extismABI {
+		in.in, in.out = mod.ExportedFunction("recmem_input"), mod.ExportedFunction("recmem_output")
+	}
 	if _, err := in.CallContext(ctx, "exports", nil); err != nil {
-		p.Close(ctx)
+		mod.Close(ctx)
 		return nil, fmt.Errorf("host: first call: %w", err)
 	}
 	return in, nil
 }
+
+// Has reports whether the module has the export.
+func (i *Instance) Has(export string) bool { return i.r.exports[export] }
 
 // Call runs an export with a background context.
 func (i *Instance) Call(export string, input []byte) ([]byte, error) {
@@ -164,21 +249,91 @@ func (i *Instance) Call(export string, input []byte) ([]byte, error) {
 }
 
 // CallContext runs an export. The error of a failed export is the module's own
-// message, unchanged.
+// message, unchanged. The output is the caller's to keep. A context that is
+// already done starts no call; one that ends during the call interrupts it
+// only when the Runtime has a Timeout (see Options.Timeout).
 func (i *Instance) CallContext(ctx context.Context, export string, input []byte) ([]byte, error) {
-	if !i.p.FunctionExists(export) {
+	if !i.r.exports[export] {
 		return nil, fmt.Errorf("engine: unknown export %q", export)
 	}
-	_, out, err := i.p.CallWithContext(ctx, export, input)
-	if err != nil {
-		return nil, err
+	if err := ctx.Err(); err != nil {
+		return nil, err // a spent deadline starts no call
 	}
-	// The SDK's output buffer is reused by the next call.
-	return append([]byte(nil), out...), nil
+	f := i.fns[export]
+	if f == nil {
+		f = i.mod.ExportedFunction(export)
+		i.fns[export] = f
+	}
+	ctx = context.WithValue(ctx, kernelKey{}, i.k)
+	if i.r.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, i.r.timeout)
+		defer cancel()
+	}
+	if i.in == nil {
+		return i.callExtism(ctx, f, input)
+	}
+	i.k.reset(nil)
+	i.stack[0] = uint64(len(input))
+	if err := i.in.CallWithStack(ctx, i.stack); err != nil {
+		return nil, i.callError(ctx, err)
+	}
+	if len(input) > 0 && !i.mod.Memory().Write(uint32(i.stack[0]), input) {
+		return nil, fmt.Errorf("host: input of %d bytes does not fit the module's memory", len(input))
+	}
+	if err := f.CallWithStack(ctx, i.stack); err != nil {
+		return nil, i.callError(ctx, err)
+	}
+	rc := uint32(i.stack[0])
+	if err := i.out.CallWithStack(ctx, i.stack); err != nil {
+		return nil, i.callError(ctx, err)
+	}
+	ptr, n := uint32(i.stack[0]>>32), uint32(i.stack[0])
+	var out []byte
+	if n > 0 {
+		b, ok := i.mod.Memory().Read(ptr, n)
+		if !ok {
+			return nil, fmt.Errorf("host: output [%d, +%d) is outside the module's memory", ptr, n)
+		}
+		out = append([]byte(nil), b...)
+	}
+	if rc != 0 {
+		return nil, errors.New(string(out))
+	}
+	return out, nil
+}
+
+// callExtism runs an export through the standard Extism ABI: the input and
+// the output go through the kernel's blocks.
+func (i *Instance) callExtism(ctx context.Context, f api.Function, input []byte) ([]byte, error) {
+	i.k.reset(input)
+	if err := f.CallWithStack(ctx, i.stack); err != nil {
+		return nil, i.callError(ctx, err)
+	}
+	if uint32(i.stack[0]) != 0 {
+		msg, err := i.k.block(i.k.errOff)
+		if err != nil {
+			return nil, fmt.Errorf("host: the module failed without an error message (%v)", err)
+		}
+		return nil, errors.New(string(msg))
+	}
+	o := i.k.output
+	if o.n == 0 {
+		return []byte{}, nil
+	}
+	return append([]byte(nil), i.k.mem[o.off:o.off+o.n]...), nil
+}
+
+// callError words a trap or a timeout.
+func (i *Instance) callError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("host: call stopped after %v (the instance is closed): %w", i.r.timeout, err)
+	}
+	return err
 }
 
 // Close frees the instance.
-func (i *Instance) Close(ctx context.Context) error { return i.p.Close(ctx) }
+func (i *Instance) Close(ctx context.Context) error { return i.mod.Close(ctx) }
 
 // DefaultCacheDir is $RECMEM_CACHE_DIR, else the user cache directory's
 // recmem/wazero folder, else "" (no disk cache).

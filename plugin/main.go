@@ -16,6 +16,9 @@ import (
 var eng = engine.New()
 
 func call(name string) int32 {
+	if direct.armed {
+		return callDirect(name)
+	}
 	if err := configure(); err != nil {
 		pdk.SetError(err)
 		return 1
