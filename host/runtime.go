@@ -332,6 +332,11 @@ func (i *Instance) callError(ctx context.Context, err error) error {
 	return err
 }
 
+// MemoryBytes is the size of the instance's linear memory: what the module
+// holds now, state, indexes and the Go heap's headroom included (it never
+// shrinks).
+func (i *Instance) MemoryBytes() int { return int(i.mod.Memory().Size()) }
+
 // Close frees the instance.
 func (i *Instance) Close(ctx context.Context) error { return i.mod.Close(ctx) }
 
