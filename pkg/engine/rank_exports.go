@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 
 	"github.com/recmem/recmem/pkg/catalog"
+	"github.com/recmem/recmem/pkg/jsonenc"
 	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/memory"
 	"github.com/recmem/recmem/pkg/rank"
@@ -155,16 +157,83 @@ func init() {
 		if err != nil {
 			return nil, fmt.Errorf("input.%w", err)
 		}
-		out := map[string]any{
-			"ranking":   ranked,
-			"ranker":    name,
-			"weights":   e.rec.ranker.Weights(),
-			"llm_calls": len(log.Outcomes),
-			"context":   map[string]any{"events": len(u.Events), "chunks": len(u.Chunks), "profile": u.Profile != ""},
-		}
-		if len(log.Outcomes) > 0 {
-			out["llm"] = log.Outcomes
-		}
-		return out, nil
+		return encodeRanking(ranked, name, e.rec.ranker.Weights(), u, log.Outcomes)
 	})
+}
+
+// encodeRanking writes rank's output: the object
+// {"context", "llm" (when the LLM was asked), "llm_calls", "ranker",
+// "ranking", "weights"} with its keys in the order json.Marshal gives a map,
+// each value as json.Marshal encodes it. O(size of the output).
+func encodeRanking(ranked []rank.Ranked, ranker string, weights map[string]float64, u rank.User, outcomes []llm.Outcome) (rawJSON, error) {
+	b := make([]byte, 0, 512+256*len(ranked))
+	b = append(b, `{"context":{"chunks":`...)
+	b = jsonenc.AppendInt(b, len(u.Chunks))
+	b = append(b, `,"events":`...)
+	b = jsonenc.AppendInt(b, len(u.Events))
+	b = append(b, `,"profile":`...)
+	b = jsonenc.AppendBool(b, u.Profile != "")
+	b = append(b, '}')
+	if len(outcomes) > 0 {
+		o, err := json.Marshal(outcomes)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"llm":`...)
+		b = append(b, o...)
+	}
+	b = append(b, `,"llm_calls":`...)
+	b = jsonenc.AppendInt(b, len(outcomes))
+	b = append(b, `,"ranker":`...)
+	b = jsonenc.AppendString(b, ranker)
+	b = append(b, `,"ranking":[`...)
+	for i, r := range ranked {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":`...)
+		b = jsonenc.AppendString(b, r.ID)
+		b = append(b, `,"rank":`...)
+		b = jsonenc.AppendInt(b, r.Rank)
+		b = append(b, `,"score":`...)
+		b = jsonenc.AppendFloat(b, r.Score)
+		b = append(b, `,"explanation":`...)
+		b = appendExplanation(b, &r.Explanation)
+		b = append(b, '}')
+	}
+	b = append(b, `],"weights":{`...)
+	names := make([]string, 0, len(weights))
+	for k := range weights {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for i, k := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonenc.AppendString(b, k)
+		b = append(b, ':')
+		b = jsonenc.AppendFloat(b, weights[k])
+	}
+	return append(b, "}}"...), nil
+}
+
+// appendExplanation writes an explanation tree as json.Marshal does
+// (children omitted when empty).
+func appendExplanation(b []byte, x *rank.Explanation) []byte {
+	b = append(b, `{"value":`...)
+	b = jsonenc.AppendFloat(b, x.Value)
+	b = append(b, `,"message":`...)
+	b = jsonenc.AppendString(b, x.Message)
+	if len(x.Children) > 0 {
+		b = append(b, `,"children":[`...)
+		for i := range x.Children {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendExplanation(b, &x.Children[i])
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
 }

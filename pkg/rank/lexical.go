@@ -80,10 +80,40 @@ func (ix *index) idf(w string) float64 {
 type query map[string]float64
 
 // add adds the terms of text with weight w.
-func (q query) add(text string, w float64) {
-	for _, t := range Tokens(text) {
+func (q query) add(text string, w float64) { q.addTokens(Tokens(text), w) }
+
+// addTokens adds tokens with weight w.
+func (q query) addTokens(toks []string, w float64) {
+	for _, t := range toks {
 		q[t] += w
 	}
+}
+
+// doc is a text prepared for BM25: its distinct tokens in order of first
+// occurrence with their counts and idf, and its length in tokens.
+type doc struct {
+	terms []string
+	tf    []float64
+	idf   []float64
+	n     int
+}
+
+// prepare counts the tokens of a text. O(len(toks)).
+func (ix *index) prepare(toks []string) doc {
+	d := doc{n: len(toks)}
+	at := make(map[string]int, len(toks))
+	for _, t := range toks {
+		k, ok := at[t]
+		if !ok {
+			k = len(d.terms)
+			at[t] = k
+			d.terms = append(d.terms, t)
+			d.tf = append(d.tf, 0)
+			d.idf = append(d.idf, ix.idf(t))
+		}
+		d.tf[k]++
+	}
+	return d
 }
 
 // score is Σ_t q_t · idf(t) · tf(k1+1) / (tf + k1(1 - b + b·dl/avgdl)) over the
@@ -92,17 +122,23 @@ func (ix *index) score(q query, toks []string) float64 {
 	if len(q) == 0 || len(toks) == 0 {
 		return 0
 	}
-	tf := map[string]float64{}
-	for _, t := range toks {
-		tf[t]++
+	d := ix.prepare(toks)
+	return ix.scoreDoc(q, &d)
+}
+
+// scoreDoc is score on a prepared document: the sum runs over its distinct
+// terms in order of first occurrence, so it is the same on every host.
+// O(distinct terms).
+func (ix *index) scoreDoc(q query, d *doc) float64 {
+	if len(q) == 0 || d.n == 0 {
+		return 0
 	}
-	norm := bm25K1 * (1 - bm25B + float64(bm25B*float64(len(toks))/ix.avgLen))
+	norm := bm25K1 * (1 - bm25B + float64(bm25B*float64(d.n)/ix.avgLen))
 	s := 0.0
-	for _, t := range toks { // document order, so the sum is the same on every host
-		f := tf[t]
-		if qw := q[t]; qw != 0 && f > 0 {
-			s += qw * ix.idf(t) * f * (bm25K1 + 1) / (f + norm)
-			tf[t] = 0
+	for k, t := range d.terms {
+		if qw := q[t]; qw != 0 {
+			f := d.tf[k]
+			s += qw * d.idf[k] * f * (bm25K1 + 1) / (f + norm)
 		}
 	}
 	return s

@@ -19,6 +19,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/recmem/recmem/pkg/catalog"
 	"github.com/recmem/recmem/pkg/cf"
@@ -121,6 +122,15 @@ type Ranker struct {
 	cat *catalog.Catalog
 	ix  *index
 	vec *vector.Table
+	// items caches what the features need of each catalog item's metadata
+	// text: its BM25 document and its sentence embedding.
+	items []itemText
+	// last is the user context of the last request and the fingerprint of
+	// the user and instruction it was built from: ranking again for an
+	// unchanged memory (several lists on one page) reuses it.
+	mu      sync.Mutex
+	lastKey string
+	last    *context
 	// FoldIn configures the user's factor; its zero value is the default.
 	FoldIn cf.FoldInConfig
 }
@@ -132,7 +142,12 @@ func New(cat *catalog.Catalog) *Ranker {
 	for i := range texts {
 		texts[i] = cat.MetaText(i)
 	}
-	return &Ranker{cat: cat, ix: newIndex(texts), vec: vector.Default()}
+	r := &Ranker{cat: cat, ix: newIndex(texts), vec: vector.Default(), items: make([]itemText, cat.Len())}
+	for i, t := range texts {
+		toks := Tokens(t)
+		r.items[i] = itemText{doc: r.ix.prepare(toks), toks: toks, vec: r.vec.Sentence(toks)}
+	}
+	return r
 }
 
 // addVec adds w·v to *acc, allocating it on first use. O(len(v)).
@@ -162,6 +177,14 @@ func cosine(a []float64, b []float32) float64 {
 	return dot / math.Sqrt(norm)
 }
 
+// itemText is one catalog item's metadata text prepared once: its tokens,
+// its BM25 document and its sentence embedding.
+type itemText struct {
+	toks []string
+	doc  doc
+	vec  []float32
+}
+
 // ErrUnknownItem is wrapped when a candidate without metadata is not in the
 // catalog.
 var ErrUnknownItem = errors.New("unknown item")
@@ -186,12 +209,15 @@ func (r *Ranker) prepare(u User, instruction string) *context {
 	for k := len(u.Events) - 1; k >= 0; k-- {
 		e := u.Events[k]
 		x.seen[e.Item] = true
-		text := e.Text
 		if i, ok := r.cat.Lookup(e.Item); ok {
-			text = r.cat.MetaText(i)
+			it := &r.items[i]
+			x.histQ.addTokens(it.toks, w)
+			addVec(&x.histV, it.vec, w)
+		} else {
+			toks := Tokens(e.Text)
+			x.histQ.addTokens(toks, w)
+			addVec(&x.histV, r.vec.Sentence(toks), w)
 		}
-		x.histQ.add(text, w)
-		addVec(&x.histV, r.vec.Sentence(Tokens(text)), w)
 		w *= textDecay
 	}
 	for _, e := range u.Events {
@@ -215,6 +241,51 @@ func (r *Ranker) prepare(u User, instruction string) *context {
 	return x
 }
 
+// contextFor is prepare, reusing the last request's context when the user,
+// the instruction and the fold-in configuration are the same (equal
+// fingerprints: the same events, chunks, strengths, profile, instruction and
+// FoldIn, so the same context).
+// O(size of the user's memory) on a hit.
+func (r *Ranker) contextFor(u User, instruction string) *context {
+	f := r.FoldIn
+	key := fmt.Sprint(f.Epochs, ",", f.Negatives, ",", math.Float64bits(f.LR), ",", math.Float64bits(f.Reg), ",", f.Seed, ";") +
+		fingerprint(u, instruction)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.last != nil && r.lastKey == key {
+		return r.last
+	}
+	x := r.prepare(u, instruction)
+	r.last, r.lastKey = x, key
+	return x
+}
+
+// fingerprint encodes everything prepare reads, unambiguously (every string
+// is length-prefixed, every strength exact).
+func fingerprint(u User, instruction string) string {
+	var b []byte
+	str := func(s string) {
+		b = strconv.AppendInt(b, int64(len(s)), 10)
+		b = append(b, ':')
+		b = append(b, s...)
+	}
+	str(instruction)
+	str(u.Profile)
+	b = strconv.AppendInt(b, int64(len(u.Events)), 10)
+	for _, e := range u.Events {
+		str(e.Item)
+		str(e.Text)
+	}
+	b = strconv.AppendInt(b, int64(len(u.Chunks)), 10)
+	for _, c := range u.Chunks {
+		str(c.Category)
+		str(c.Text)
+		b = strconv.AppendUint(b, math.Float64bits(c.Strength), 16)
+		b = append(b, ';')
+	}
+	return string(b)
+}
+
 // features computes the feature vector of one candidate (ci = -1 when the
 // catalog does not know it).
 func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
@@ -233,14 +304,22 @@ func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
 		f[2] = cf.RecencyScore(r.cat.Similarity, x.hist, ci, coocDecay, 0)
 		f[3] = math.Log1p(float64(r.cat.Pop[ci]))
 	}
-	toks := Tokens(text)
-	f[4] = r.ix.score(x.histQ, toks)
-	f[5] = r.ix.score(x.memQ, toks)
+	var d doc
+	var cv []float32
+	if ci >= 0 && c.Text == "" {
+		it := &r.items[ci]
+		d, cv = it.doc, it.vec
+	} else {
+		toks := Tokens(text)
+		d, cv = r.ix.prepare(toks), r.vec.Sentence(toks)
+	}
+	f[4] = r.ix.scoreDoc(x.histQ, &d)
+	f[5] = r.ix.scoreDoc(x.memQ, &d)
 	if !x.seen[c.ID] {
 		f[6] = 1
 	}
-	f[7] = r.ix.score(x.instrQ, toks)
-	if cv := r.vec.Sentence(toks); len(toks) > 0 {
+	f[7] = r.ix.scoreDoc(x.instrQ, &d)
+	if d.n > 0 {
 		f[12] = cosine(x.histV, cv)
 		f[13] = cosine(x.memV, cv)
 		if x.instrV != nil {
@@ -261,7 +340,7 @@ func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
 // Vectors returns the feature vectors of the candidates, in order. O(candidates
 // · (dim + events + text)) plus the fold-in.
 func (r *Ranker) Vectors(u User, req Request) ([][]float64, error) {
-	x := r.prepare(u, req.Instruction)
+	x := r.contextFor(u, req.Instruction)
 	out := make([][]float64, len(req.Candidates))
 	for k, c := range req.Candidates {
 		ci, ok := r.cat.Lookup(c.ID)

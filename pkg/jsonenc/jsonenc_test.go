@@ -1,0 +1,87 @@
+package jsonenc
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestAppendStringByHand(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", `""`},
+		{"plain text", `"plain text"`},
+		{`say "hi"\`, `"say \"hi\"\\"`},
+		{"a\nb\tc\rd\be\ff", `"a\nb\tc\rd\be\ff"`},
+		{"\x00\x1f", `"\u0000\u001f"`},
+		{"<b>&", `"\u003cb\u003e\u0026"`},
+		{"caf\xe9", `"caf\ufffd"`},
+		{"line\u2028para\u2029", `"line\u2028para\u2029"`},
+		{"émoji 🎮", `"émoji 🎮"`},
+	}
+	for _, tt := range tests {
+		if got := string(AppendString(nil, tt.in)); got != tt.want {
+			t.Errorf("AppendString(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestAppendFloatByHand(t *testing.T) {
+	tests := []struct {
+		in   float64
+		want string
+	}{
+		{0, "0"}, {math.Copysign(0, -1), "-0"}, {1, "1"}, {-2.5, "-2.5"}, {0.1, "0.1"},
+		{1e-6, "0.000001"}, {9.99e-7, "9.99e-7"}, {1e21, "1e+21"}, {123456789, "123456789"},
+		{1e20, "100000000000000000000"}, {-1.5e-10, "-1.5e-10"}, {math.NaN(), "0"},
+	}
+	for _, tt := range tests {
+		if got := string(AppendFloat(nil, tt.in)); got != tt.want {
+			t.Errorf("AppendFloat(%v) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestAgainstEncodingJSON holds both functions to encoding/json's bytes on
+// many random values: strings of random bytes (invalid UTF-8, controls, HTML
+// characters, line separators) and floats of random bit patterns.
+func TestAgainstEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"a", "Z", "0", " ", "\"", "\\", "<", ">", "&", "\n", "\x01", "\x7f", "é", "\u2028", "\u2029", "🎮", "\xff", "\xe2\x80", "\xc3"}
+	for i := 0; i < 20000; i++ {
+		var s string
+		for k := r.IntN(12); k > 0; k-- {
+			s += alphabet[r.IntN(len(alphabet))]
+		}
+		want, _ := json.Marshal(s)
+		if got := AppendString(nil, s); string(got) != string(want) {
+			t.Fatalf("AppendString(%q) = %s, encoding/json %s", s, got, want)
+		}
+		f := math.Float64frombits(r.Uint64())
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		for _, x := range []float64{f, float64(r.IntN(2000000)-1000000) / 1e6, r.NormFloat64() * math.Pow(10, float64(r.IntN(50)-25))} {
+			want, err := json.Marshal(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := AppendFloat(nil, x); string(got) != string(want) {
+				t.Fatalf("AppendFloat(%v) = %s, encoding/json %s", x, got, want)
+			}
+		}
+	}
+}
+
+// FuzzAppendString: any string encodes as encoding/json encodes it.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "a<b>", "\xff\u2028", "\"\\\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := json.Marshal(s)
+		if got := AppendString(nil, s); string(got) != string(want) {
+			t.Fatalf("AppendString(%q) = %s, encoding/json %s", s, got, want)
+		}
+	})
+}
