@@ -1,12 +1,15 @@
 package engine
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/recmem/recmem/pkg/jsonenc"
 )
 
 // checksumPrefix names the checksum's algorithm in the document.
@@ -33,12 +36,32 @@ func (d *Document) sum() (string, error) {
 
 // seal sets d's checksum. Cost: one encoding and one SHA-256 of the document.
 func (d *Document) seal() error {
-	s, err := d.sum()
+	_, err := d.sealed()
+	return err
+}
+
+// sealed sets d's checksum and returns d encoded, exactly as json.Marshal
+// encodes it, from the single encoding the checksum needs: the canonical
+// form with the checksum member put back after "version", where the
+// Document's field order places it.
+func (d *Document) sealed() (rawJSON, error) {
+	b, err := d.canonical()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	d.Checksum = s
-	return nil
+	h := sha256.Sum256(b)
+	d.Checksum = checksumPrefix + hex.EncodeToString(h[:])
+	head := jsonenc.AppendString([]byte(`{"schema":`), d.Schema)
+	head = append(head, `,"version":`...)
+	head = jsonenc.AppendInt(head, d.Version)
+	if !bytes.HasPrefix(b, head) || len(b) == len(head) {
+		return json.Marshal(d) // not reached for documents this package builds
+	}
+	out := make([]byte, 0, len(b)+len(d.Checksum)+16)
+	out = append(out, head...)
+	out = append(out, `,"checksum":`...)
+	out = jsonenc.AppendString(out, d.Checksum)
+	return append(out, b[len(head):]...), nil
 }
 
 // verify checks d's checksum against its content.

@@ -105,3 +105,36 @@ func emptyChecksum(doc []byte) []byte {
 	j := bytes.IndexByte(doc[i+12:], '"')
 	return append(append([]byte{}, doc[:i+12]...), doc[i+12+j:]...)
 }
+
+// TestSealedIsMarshal: export_state's single-encoding output is exactly
+// json.Marshal of the sealed document, for an empty state and one holding
+// memory and units with characters encoding/json escapes.
+func TestSealedIsMarshal(t *testing.T) {
+	e := New()
+	check := func(name string) {
+		t.Helper()
+		got, err := e.doc.sealed()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(e.doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("%s:\n got %s\nwant %s", name, got, want)
+		}
+	}
+	check("empty")
+	for _, in := range []string{
+		`{"signals":[{"user":"u","item":"a<b>","action":"purchase","meta":{"title":"Caf\u00e9 & <Co>"},"time":100}],"maintain":"fixed"}`,
+	} {
+		if _, err := e.Call("record", []byte(in)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.Call("add_units", []byte(`{"units":[{"id":"u1","session":"s1","speaker":"Ann","text":"a \u2028 <b> & \"q\""}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	check("memory and units")
+}

@@ -65,10 +65,7 @@ func (d *Document) Validate() error {
 
 func init() {
 	register("export_state", func(e *Engine, _ []byte) (any, error) {
-		if err := e.doc.seal(); err != nil {
-			return nil, err
-		}
-		return e.doc, nil
+		return e.doc.sealed()
 	})
 	register("import_state", func(e *Engine, input []byte) (any, error) {
 		d, err := decodeDocument(input)
