@@ -14,7 +14,7 @@ const locomoFromHost = "../../shared/data/locomo/locomo8.json"
 // BenchmarkSelectSlateWasm is pkg/engine's BenchmarkSelectSlate through the
 // Go host on the .wasm module: the same units and questions.
 func BenchmarkSelectSlateWasm(b *testing.B) {
-	for _, n := range []int{500, 2000} {
+	for _, n := range []int{100, 500, 2000, 10000} {
 		for _, ranker := range []string{"learned", "bm25"} {
 			b.Run(fmt.Sprintf("units=%d/%s", n, ranker), func(b *testing.B) {
 				m, err := workload.LoCoMoMemory(locomoFromHost, n)

@@ -27,7 +27,7 @@ func loadUnits(b *testing.B, n int) (*Engine, *workload.Memory) {
 // memory sizes. Native; host.BenchmarkSelectSlateWasm runs the same inputs
 // through the plugin.
 func BenchmarkSelectSlate(b *testing.B) {
-	for _, n := range []int{500, 2000} {
+	for _, n := range []int{100, 500, 2000, 10000} {
 		for _, ranker := range []string{"learned", "bm25"} {
 			b.Run(fmt.Sprintf("units=%d/%s", n, ranker), func(b *testing.B) {
 				e, m := loadUnits(b, n)

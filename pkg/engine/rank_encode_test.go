@@ -45,3 +45,35 @@ func TestEncodeRankingMatchesMarshal(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainString: literals that need no unescaping decode directly, every
+// other literal is left to encoding/json, and the two agree where both apply.
+func TestPlainString(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{`"a1"`, "a1", true},
+		{`""`, "", true},
+		{`"café 🎮"`, "café 🎮", true},
+		{`"a\"b"`, "", false},
+		{`"a\nb"`, "", false},
+		{"\"a\x01\"", "", false},
+		{"\"caf\xe9\"", "", false},
+		{`"abc`, "", false},
+		{`x`, "", false},
+	}
+	for _, tt := range tests {
+		got, ok := plainString([]byte(tt.in))
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("plainString(%s) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+		if ok {
+			var viaJSON string
+			if err := json.Unmarshal([]byte(tt.in), &viaJSON); err != nil || viaJSON != got {
+				t.Errorf("encoding/json reads %s as %q (%v), plainString as %q", tt.in, viaJSON, err, got)
+			}
+		}
+	}
+}

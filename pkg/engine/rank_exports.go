@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/recmem/recmem/pkg/catalog"
 	"github.com/recmem/recmem/pkg/jsonenc"
@@ -42,8 +43,31 @@ type rankCandidate struct {
 	Meta map[string][]string
 }
 
+// plainString decodes a JSON string literal that needs no unescaping: no
+// backslash, no control character, valid UTF-8; ok is false for any other
+// (json.Unmarshal then decodes it, or says what is wrong with it).
+func plainString(t []byte) (string, bool) {
+	if len(t) < 2 || t[0] != '"' || t[len(t)-1] != '"' {
+		return "", false
+	}
+	in := t[1 : len(t)-1]
+	for _, c := range in {
+		if c < 0x20 || c == '\\' || c == '"' {
+			return "", false
+		}
+	}
+	if !utf8.Valid(in) {
+		return "", false
+	}
+	return string(in), true
+}
+
 func (c *rankCandidate) UnmarshalJSON(b []byte) error {
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '"' {
+		if id, ok := plainString(t); ok {
+			c.ID = id
+			return nil
+		}
 		return json.Unmarshal(t, &c.ID)
 	}
 	var obj struct {

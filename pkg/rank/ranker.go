@@ -118,6 +118,8 @@ type Scorer interface {
 }
 
 // Ranker is the LLM-free ranker over one catalog. Safe for concurrent use.
+// New reads everything it needs of the catalog, weights included: the
+// catalog must not change afterwards (build a new Ranker instead).
 type Ranker struct {
 	cat *catalog.Catalog
 	ix  *index
@@ -125,6 +127,9 @@ type Ranker struct {
 	// items caches what the features need of each catalog item's metadata
 	// text: its BM25 document and its sentence embedding.
 	items []itemText
+	// ws is each feature's weight times its scale (weight), in Features
+	// order.
+	ws []float64
 	// last is the user context of the last request and the fingerprint of
 	// the user and instruction it was built from: ranking again for an
 	// unchanged memory (several lists on one page) reuses it.
@@ -143,6 +148,10 @@ func New(cat *catalog.Catalog) *Ranker {
 		texts[i] = cat.MetaText(i)
 	}
 	r := &Ranker{cat: cat, ix: newIndex(texts), vec: vector.Default(), items: make([]itemText, cat.Len())}
+	for _, name := range Features {
+		w, s := r.weight(name)
+		r.ws = append(r.ws, w*s)
+	}
 	for i, t := range texts {
 		toks := Tokens(t)
 		r.items[i] = itemText{doc: r.ix.prepare(toks), toks: toks, vec: r.vec.Sentence(toks)}
@@ -379,8 +388,7 @@ func (r *Ranker) Rank(u User, req Request) ([]Ranked, error) {
 	for k, v := range vecs {
 		ex := Explanation{Message: "sum of feature × weight (weights in Weights)"}
 		for f, name := range Features {
-			w, s := r.weight(name)
-			c := float64(w * s * v[f]) // rounded before the sum: no fused multiply-add on any host
+			c := float64(r.ws[f] * v[f]) // rounded before the sum: no fused multiply-add on any host
 			ex.Value += c
 			if c == 0 {
 				continue
@@ -413,9 +421,8 @@ func (r *Ranker) Rank(u User, req Request) ([]Ranked, error) {
 // (learned weight × standardization scale), rounded like the scores.
 func (r *Ranker) Weights() map[string]float64 {
 	out := make(map[string]float64, len(Features))
-	for _, name := range Features {
-		w, s := r.weight(name)
-		out[name] = round6(w * s)
+	for f, name := range Features {
+		out[name] = round6(r.ws[f])
 	}
 	return out
 }
@@ -423,9 +430,8 @@ func (r *Ranker) Weights() map[string]float64 {
 // Score is the ranker's raw score of one feature vector. O(features).
 func (r *Ranker) Score(v []float64) float64 {
 	s := 0.0
-	for f, name := range Features {
-		w, sc := r.weight(name)
-		s += float64(w * sc * v[f])
+	for f := range Features {
+		s += float64(r.ws[f] * v[f])
 	}
 	return s
 }
