@@ -117,7 +117,8 @@ const AddPrefix = 500
 const RankSetup = 20
 
 // BuildFile builds the workload from LoCoMo at locomoPath and the catalog at
-// catalogPath, with memories of the given sizes (nil: DefaultSizes).
+// catalogPath, with memories of the given sizes (nil: DefaultSizes). An
+// empty catalogPath leaves the rank section empty (no rank10 inputs).
 func BuildFile(locomoPath, catalogPath string, sizes []int, opts FileOptions) (*File, error) {
 	if len(sizes) == 0 {
 		sizes = DefaultSizes
@@ -155,20 +156,22 @@ func BuildFile(locomoPath, catalogPath string, sizes []int, opts FileOptions) (*
 		f.AddInputs = append(f.AddInputs, string(add.AddCopy(i)))
 	}
 
-	b, err := os.ReadFile(catalogPath)
-	if err != nil {
-		return nil, fmt.Errorf("workload: %w", err)
-	}
-	cat, err := catalog.Parse(b)
-	if err != nil {
-		return nil, fmt.Errorf("workload: %s: %w", catalogPath, err)
-	}
-	f.Rank.Catalog = repoRelative(catalogPath)
-	for _, in := range RankMemory(cat, RankSetup) {
-		f.Rank.Setup = append(f.Rank.Setup, string(in))
-	}
-	for i := range opts.Signals {
-		f.Rank.Inputs = append(f.Rank.Inputs, string(Rank10(cat, i)))
+	if catalogPath != "" {
+		b, err := os.ReadFile(catalogPath)
+		if err != nil {
+			return nil, fmt.Errorf("workload: %w", err)
+		}
+		cat, err := catalog.Parse(b)
+		if err != nil {
+			return nil, fmt.Errorf("workload: %s: %w", catalogPath, err)
+		}
+		f.Rank.Catalog = repoRelative(catalogPath)
+		for _, in := range RankMemory(cat, RankSetup) {
+			f.Rank.Setup = append(f.Rank.Setup, string(in))
+		}
+		for i := range opts.Signals {
+			f.Rank.Inputs = append(f.Rank.Inputs, string(Rank10(cat, i)))
+		}
 	}
 
 	lf, err := os.Open(locomoPath)

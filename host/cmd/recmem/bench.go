@@ -41,14 +41,17 @@ type benchStat struct {
 
 // benchPaths are the hot paths timed on one host.
 type benchPaths struct {
-	SignalUs    benchStat            `json:"signal_us"`
-	AddUnitUs   benchStat            `json:"add_unit_us"`
-	Rank10Ms    benchStat            `json:"rank10_ms"`
-	SelectMs    map[string]benchStat `json:"select_ms"`
-	ExportMs    map[string]benchStat `json:"export_ms"`
-	ImportMs    map[string]benchStat `json:"import_ms"`
-	StateBytes  map[string]int       `json:"state_bytes"`
-	MemoryBytes map[string]int       `json:"memory_bytes,omitempty"` // wasm linear memory after loading the units
+	SignalUs   benchStat            `json:"signal_us"`
+	AddUnitUs  benchStat            `json:"add_unit_us"`
+	Rank10Ms   benchStat            `json:"rank10_ms"`
+	SelectMs   map[string]benchStat `json:"select_ms"`
+	ExportMs   map[string]benchStat `json:"export_ms"`
+	ImportMs   map[string]benchStat `json:"import_ms"`
+	StateBytes map[string]int       `json:"state_bytes"`
+	// MemoryBytes is, per memory size, the plugin's linear memory after
+	// loading the units (it never shrinks), or natively the live heap the
+	// engine holds (after a GC, less the heap before it was created).
+	MemoryBytes map[string]int `json:"memory_bytes"`
 }
 
 // benchBudget is one budget of issue 9 against its measured value.
@@ -81,6 +84,7 @@ type benchReport struct {
 	Budgets        []benchBudget      `json:"budgets"`
 	Machine        map[string]any     `json:"machine"`
 	Settings       map[string]any     `json:"settings"`
+	Skipped        []string           `json:"skipped,omitempty"` // paths not measured, and why
 }
 
 type benchOptions struct {
@@ -111,6 +115,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	node := fs.Bool("node", true, "measure the JavaScript host and the Orama peer (node web/bench/bench.mjs)")
 	out := fs.String("out", "", "also write the JSON report to `FILE`")
 	svg := fs.String("svg", "", "write a log-log plot of select latency against units to `FILE` (SVG)")
+	md := fs.String("md", "", "write the report's tables as Markdown to `FILE` (for BENCHMARKS.md)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -161,6 +166,14 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	if *svg != "" {
 		if err := os.WriteFile(*svg, benchChart(rep).SVG(), 0o644); err != nil {
+			fmt.Fprintln(stderr, "recmem bench:", err)
+			return 1
+		}
+	}
+	if *md != "" {
+		var buf bytes.Buffer
+		benchMarkdown(&buf, rep)
+		if err := os.WriteFile(*md, buf.Bytes(), 0o644); err != nil {
 			fmt.Fprintln(stderr, "recmem bench:", err)
 			return 1
 		}
@@ -307,13 +320,16 @@ func bench(ctx context.Context, o benchOptions) (*benchReport, error) {
 	if err != nil {
 		return nil, fmt.Errorf("LoCoMo: %w (use --data)", err)
 	}
+	// rank10 needs a trained catalog (several MB, not in the repository):
+	// without one the report says why rank10 is missing.
+	var cat *catalog.Catalog
 	catBytes, err := os.ReadFile(o.catalog)
-	if err != nil {
-		return nil, fmt.Errorf("catalog: %w (use --catalog)", err)
+	if err == nil {
+		cat, err = catalog.Parse(catBytes)
 	}
-	cat, err := catalog.Parse(catBytes)
 	if err != nil {
-		return nil, fmt.Errorf("catalog: %w", err)
+		rep.Skipped = append(rep.Skipped, fmt.Sprintf("rank10: catalog %s: %v (train one with `recmem train catalog`, or pass --catalog)", o.catalog, err))
+		cat, catBytes = nil, nil
 	}
 	sides := []hostSide{
 		{"wasm", func() (benchCaller, func(), error) {
@@ -398,9 +414,7 @@ func bench(ctx context.Context, o benchOptions) (*benchReport, error) {
 // benchSide times every path on one host.
 func (o *benchOptions) benchSide(side hostSide, p *benchPaths, mem *workload.Memory, cat *catalog.Catalog, catBytes []byte) error {
 	p.SelectMs, p.ExportMs, p.ImportMs, p.StateBytes = map[string]benchStat{}, map[string]benchStat{}, map[string]benchStat{}, map[string]int{}
-	if side.name == "wasm" {
-		p.MemoryBytes = map[string]int{}
-	}
+	p.MemoryBytes = map[string]int{}
 	c, done, err := side.fresh()
 	if err != nil {
 		return err
@@ -414,26 +428,10 @@ func (o *benchOptions) benchSide(side hostSide, p *benchPaths, mem *workload.Mem
 		return err
 	}
 
-	if c, done, err = side.fresh(); err != nil {
-		return err
-	}
-	if _, err := c.Call("load_catalog", catBytes); err != nil {
-		done()
-		return err
-	}
-	for _, in := range workload.RankMemory(cat, 20) {
-		if _, err := c.Call("record", in); err != nil {
-			done()
+	if cat != nil {
+		if err := o.benchRank(side, p, cat, catBytes); err != nil {
 			return err
 		}
-	}
-	p.Rank10Ms, err = o.measure(side.name+" rank10", time.Millisecond, func(i int) error {
-		_, err := c.Call("rank", workload.Rank10(cat, i))
-		return err
-	})
-	done()
-	if err != nil {
-		return err
 	}
 
 	if c, done, err = side.fresh(); err != nil {
@@ -454,6 +452,7 @@ func (o *benchOptions) benchSide(side hostSide, p *benchPaths, mem *workload.Mem
 
 	for _, n := range o.sizes {
 		k := strconv.Itoa(n)
+		heap0 := liveHeap()
 		c, done, err := side.fresh()
 		if err != nil {
 			return err
@@ -465,6 +464,9 @@ func (o *benchOptions) benchSide(side hostSide, p *benchPaths, mem *workload.Mem
 			}
 			if in, ok := c.(*host.Instance); ok {
 				p.MemoryBytes[k] = in.MemoryBytes()
+			} else {
+				p.MemoryBytes[k] = max(0, liveHeap()-heap0)
+				runtime.KeepAlive(c)
 			}
 			var err error
 			if p.SelectMs[k], err = o.measure(fmt.Sprintf("%s select %d units", side.name, n), time.Millisecond, func(i int) error {
@@ -493,6 +495,28 @@ func (o *benchOptions) benchSide(side hostSide, p *benchPaths, mem *workload.Mem
 		}
 	}
 	return nil
+}
+
+// benchRank times rank10: a user with 20 purchases, ten candidates a call.
+func (o *benchOptions) benchRank(side hostSide, p *benchPaths, cat *catalog.Catalog, catBytes []byte) error {
+	c, done, err := side.fresh()
+	if err != nil {
+		return err
+	}
+	defer done()
+	if _, err := c.Call("load_catalog", catBytes); err != nil {
+		return err
+	}
+	for _, in := range workload.RankMemory(cat, 20) {
+		if _, err := c.Call("record", in); err != nil {
+			return err
+		}
+	}
+	p.Rank10Ms, err = o.measure(side.name+" rank10", time.Millisecond, func(i int) error {
+		_, err := c.Call("rank", workload.Rank10(cat, i))
+		return err
+	})
+	return err
 }
 
 // benchQuality is recmem's slate completeness at B=2000 with the embedded
@@ -578,7 +602,11 @@ func (o *benchOptions) runNode(mem *workload.Memory, catBytes []byte) (node, ora
 	if o.root == "" {
 		return fail(errors.New("web/bench not found: run recmem bench from the repository"))
 	}
-	wf, err := workload.BuildFile(o.locomo, o.catalog, o.sizes, workload.FileOptions{})
+	catPath := o.catalog
+	if catBytes == nil {
+		catPath = "" // no usable catalog: no rank10 in Node either
+	}
+	wf, err := workload.BuildFile(o.locomo, catPath, o.sizes, workload.FileOptions{})
 	if err != nil {
 		return fail(err)
 	}
@@ -593,8 +621,13 @@ func (o *benchOptions) runNode(mem *workload.Memory, catBytes []byte) (node, ora
 	}
 	f.Close()
 	wasm, _ := filepath.Abs(o.wasm)
-	cmd := exec.Command("node", filepath.Join("web", "bench", "bench.mjs"), "--workload", f.Name(), "--wasm", wasm,
-		"--iters", strconv.Itoa(o.iters), "--json")
+	args := []string{filepath.Join("web", "bench", "bench.mjs"), "--workload", f.Name(), "--wasm", wasm,
+		"--iters", strconv.Itoa(o.iters), "--max-ms", strconv.FormatInt(o.maxTime.Milliseconds(), 10), "--json"}
+	if catPath != "" {
+		abs, _ := filepath.Abs(catPath)
+		args = append(args, "--catalog", abs)
+	}
+	cmd := exec.Command("node", args...)
 	cmd.Dir = o.root
 	res := runPeer(cmd, "")
 	if _, bad := res["error"]; bad {
@@ -730,6 +763,99 @@ func printBench(w io.Writer, r *benchReport) {
 	}
 }
 
+// benchMarkdown writes the report as Markdown tables: the hot paths, the
+// scaling of selection and state, the peers, cold start and the budgets.
+func benchMarkdown(w io.Writer, r *benchReport) {
+	sizes := benchSizes(r)
+	num := func(x float64) string { return strconv.FormatFloat(sig4(x), 'g', -1, 64) }
+	ratio := func(a, b float64) string {
+		if b == 0 {
+			return "–"
+		}
+		return num(a/b) + "x"
+	}
+	fmt.Fprintf(w, "Machine: %v, %v logical CPUs (GOMAXPROCS %v), %v, %v/%v.\n\n", r.Machine["cpu"], r.Machine["cpus"], r.Machine["gomaxprocs"], r.Machine["go"], r.Machine["goos"], r.Machine["goarch"])
+	fmt.Fprintln(w, "| path | plugin (Go host) median | p90 | native median | p90 | plugin / native |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	row := func(name, unit string, a, b benchStat) {
+		fmt.Fprintf(w, "| %s | %s %s | %s %s | %s %s | %s %s | %s |\n", name, num(a.Median), unit, num(a.P90), unit, num(b.Median), unit, num(b.P90), unit, ratio(a.Median, b.Median))
+	}
+	row("record a signal + LLM-free maintenance", "µs", r.Wasm.SignalUs, r.Native.SignalUs)
+	row("add one unit (memory of 500)", "µs", r.Wasm.AddUnitUs, r.Native.AddUnitUs)
+	row("rank 10 candidates", "ms", r.Wasm.Rank10Ms, r.Native.Rank10Ms)
+	for _, k := range sizes {
+		row("select a slate, B=2000, "+k+" units", "ms", r.Wasm.SelectMs[k], r.Native.SelectMs[k])
+	}
+	for _, k := range sizes {
+		row("export_state, "+k+" units", "ms", r.Wasm.ExportMs[k], r.Native.ExportMs[k])
+		row("import_state, "+k+" units", "ms", r.Wasm.ImportMs[k], r.Native.ImportMs[k])
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| units | state bytes | plugin memory | native heap | select plugin ms | select native ms | select JS host ms | bleve ms | Orama ms |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	peer := func(name, k string) string {
+		p, ok := r.Peers[name].(map[string]any)
+		if !ok {
+			return "–"
+		}
+		if v := peerSelect(p, k); v > 0 {
+			return num(v)
+		}
+		return "–"
+	}
+	for _, k := range sizes {
+		js := "–"
+		if r.Node != nil {
+			if v := peerSelect(r.Node, k); v > 0 {
+				js = num(v)
+			}
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %s | %s | %s | %s | %s |\n", k, r.Wasm.StateBytes[k], r.Wasm.MemoryBytes[k], r.Native.MemoryBytes[k],
+			num(r.Wasm.SelectMs[k].Median), num(r.Native.SelectMs[k].Median), js, peer("bleve", k), peer("orama", k))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| ranker | r_slate (B=2000, per conversation) | r_slate_k2 | questions |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	fmt.Fprintf(w, "| recmem (embedded model, trained on these conversations) | %v | %v | %v |\n", r.Quality["r_slate"], r.Quality["r_slate_k2"], r.Quality["questions"])
+	for _, name := range []string{"bleve", "orama"} {
+		if p, ok := r.Peers[name].(map[string]any); ok {
+			if e, bad := p["error"]; bad {
+				fmt.Fprintf(w, "| %s | error: %v | | |\n", name, e)
+				continue
+			}
+			fmt.Fprintf(w, "| %s | %v | %v | %v |\n", name, p["r_slate"], p["r_slate_k2"], p["questions"])
+		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Cold start (Go host): compile without cache %s ms, with a warm cache %s ms, instantiate %s ms, first answer (a unit added and a slate selected) %s ms; warm start to first answer %s ms.",
+		num(r.ColdStart["compile_nocache_ms"]), num(r.ColdStart["compile_warm_cache_ms"]), num(r.ColdStart["instantiate_ms"]), num(r.ColdStart["first_answer_ms"]), num(r.WarmStartMs))
+	fmt.Fprintf(w, " Module: %d bytes, %d gzipped.\n\n", r.WasmBytes, r.WasmGzipBytes)
+	fmt.Fprintln(w, "| budget | limit | measured | |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	for _, b := range r.Budgets {
+		mark := "missed"
+		if b.Met {
+			mark = "met"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", b.Name, num(b.Limit), num(b.Measured), mark)
+	}
+}
+
+// benchSizes are the report's memory sizes, ascending, as keys.
+func benchSizes(r *benchReport) []string {
+	var ns []int
+	for k := range r.SelectMs {
+		n, _ := strconv.Atoi(k)
+		ns = append(ns, n)
+	}
+	sort.Ints(ns)
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = strconv.Itoa(n)
+	}
+	return out
+}
+
 // benchChart plots select latency (median, ms) against memory size for
 // recmem on each host and for the peers.
 func benchChart(r *benchReport) *plot.Chart {
@@ -764,6 +890,14 @@ func benchChart(r *benchReport) *plot.Chart {
 		}
 	}
 	return c
+}
+
+// liveHeap is the Go heap in use after a collection.
+func liveHeap() int {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int(m.HeapAlloc)
 }
 
 func ms(d time.Duration) float64 { return round3(float64(d) / float64(time.Millisecond)) }
