@@ -8,6 +8,7 @@ require (
 	github.com/extism/go-pdk v1.1.3
 	github.com/extism/go-sdk v1.7.1
 	github.com/tetratelabs/wazero v1.12.0
+	github.com/valyala/fastjson v1.6.10
 )
 
 require (

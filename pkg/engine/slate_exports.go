@@ -44,7 +44,9 @@ func init() {
 		var in struct {
 			Units []slate.Unit `json:"units"`
 		}
-		if err := decodeStrict(input, &in); err != nil {
+		if units, ok := decodeUnitsFast(input); ok {
+			in.Units = units
+		} else if err := decodeStrict(input, &in); err != nil {
 			return nil, err
 		}
 		if len(in.Units) == 0 {
