@@ -22,6 +22,9 @@ import (
 //go:embed glove.bin
 var gloveBin []byte
 
+//go:embed neighbours.bin
+var neighboursBin []byte
+
 // Table is a read-only word-vector table. Vectors are unit length.
 type Table struct {
 	dim   int
@@ -31,6 +34,7 @@ type Table struct {
 	// common is the Zipf-weighted mean direction of the table, removed from
 	// every sentence vector (SIF's common component).
 	common []float32
+	lists  *neighbourLists // precomputed nearest words, nil if none
 }
 
 // Parse reads a table in the format written by scripts/embeddings/generate.js.
@@ -83,13 +87,17 @@ var (
 	defaultTable *Table
 )
 
-// Default returns the embedded table, parsed on first use (a few milliseconds).
+// Default returns the embedded table with its precomputed neighbour lists,
+// parsed on first use (a few milliseconds).
 func Default() *Table {
 	defaultOnce.Do(func() {
 		t, err := Parse(gloveBin)
 		if err != nil {
 			panic(err) // the embedded file is generated and tested
 		}
+		// The lists are generated from glove.bin and tested against it; lists
+		// of another table are refused, and Neighbours then scans.
+		t.lists, _ = parseNeighbourLists(neighboursBin, len(t.words), TableHash(gloveBin))
 		defaultTable = t
 	})
 	return defaultTable
@@ -183,20 +191,68 @@ func normalize64(v []float64) []float32 {
 }
 
 // Dot is the inner product of two vectors of equal length (cosine for unit
-// vectors), accumulated in float64. Cost O(len(a)).
+// vectors), accumulated in float64 in index order, so every build gives the
+// same bits. Cost O(len(a)).
 func Dot(a, b []float32) float64 {
+	b = b[:len(a)]
 	var s float64
-	for i := range a {
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
 		s += float64(a[i]) * float64(b[i])
+		s += float64(a[i+1]) * float64(b[i+1])
+		s += float64(a[i+2]) * float64(b[i+2])
+		s += float64(a[i+3]) * float64(b[i+3])
+	}
+	for ; i < len(a); i++ {
+		s += float64(a[i]) * float64(b[i])
+	}
+	return s
+}
+
+// Dot64 is Dot for vectors already widened to float64 (each component a
+// float32 value): the same products summed in the same order, so
+// Dot64(widen(a), widen(b)) == Dot(a, b) bit for bit, without converting on
+// every call. Cost O(len(a)).
+func Dot64(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s += a[i] * b[i]
+		s += a[i+1] * b[i+1]
+		s += a[i+2] * b[i+2]
+		s += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s += a[i] * b[i]
 	}
 	return s
 }
 
 // Neighbours returns up to k table words whose cosine with w is at least
 // minCos, most similar first (ties by frequency rank), excluding w itself.
-// Words outside the table have none. Cost O(table size · dim).
+// Words outside the table have none. With the embedded table's precomputed
+// lists (neighbours.go) and k and minCos within them, cost O(k · dim);
+// otherwise O(table size · dim).
 func (t *Table) Neighbours(w string, k int, minCos float64) []string {
-	return t.NeighboursAmong(w, nil, k, minCos)
+	r, ok := t.index[w]
+	if !ok || k <= 0 {
+		return nil
+	}
+	if nl := t.lists; nl != nil && k <= nl.k && minCos >= nl.minCos {
+		v := t.vec(r)
+		var out []string
+		for _, n := range nl.ranks[nl.start[r]:nl.start[r+1]] {
+			if len(out) == k {
+				break
+			}
+			if Dot(v, t.vec(int32(n))) >= minCos {
+				out = append(out, t.words[n])
+			}
+		}
+		return out
+	}
+	return t.rankWords(t.scanNeighbours(r, nil, k, minCos))
 }
 
 // NeighboursAmong is Neighbours restricted to the table words of the given
@@ -207,18 +263,38 @@ func (t *Table) NeighboursAmong(w string, ranks []int32, k int, minCos float64) 
 	if !ok || k <= 0 {
 		return nil
 	}
-	v := t.data[int(r)*t.dim : int(r+1)*t.dim]
+	return t.rankWords(t.scanNeighbours(r, ranks, k, minCos))
+}
+
+func (t *Table) vec(r int32) []float32 { return t.data[int(r)*t.dim : int(r+1)*t.dim] }
+
+func (t *Table) rankWords(rs []int32) []string {
+	if rs == nil {
+		return nil
+	}
+	words := make([]string, len(rs))
+	for i, r := range rs {
+		words[i] = t.words[r]
+	}
+	return words
+}
+
+// scanNeighbours returns the ranks of the k words of ranks (all words when
+// nil) nearest to the word of rank r, cosine at least minCos, best first,
+// ties by rank. Cost O(len(ranks) · dim).
+func (t *Table) scanNeighbours(r int32, ranks []int32, k int, minCos float64) []int32 {
+	v := t.vec(r)
 	type hit struct {
-		rank int
+		rank int32
 		cos  float64
 	}
 	better := func(a, b hit) bool { return a.cos > b.cos || (a.cos == b.cos && a.rank < b.rank) }
 	var best []hit
-	consider := func(i int) {
-		if i == int(r) {
+	consider := func(i int32) {
+		if i == r {
 			return
 		}
-		h := hit{i, Dot(v, t.data[i*t.dim:(i+1)*t.dim])}
+		h := hit{i, Dot(v, t.vec(i))}
 		if h.cos < minCos || (len(best) == k && !better(h, best[k-1])) {
 			return
 		}
@@ -235,17 +311,17 @@ func (t *Table) NeighboursAmong(w string, ranks []int32, k int, minCos float64) 
 		best[j] = h
 	}
 	if ranks == nil {
-		for i := 0; i < len(t.words); i++ {
+		for i := range int32(len(t.words)) {
 			consider(i)
 		}
 	} else {
 		for _, i := range ranks {
-			consider(int(i))
+			consider(i)
 		}
 	}
-	words := make([]string, len(best))
+	out := make([]int32, len(best))
 	for i, h := range best {
-		words[i] = t.words[h.rank]
+		out[i] = h.rank
 	}
-	return words
+	return out
 }

@@ -2,6 +2,7 @@ package vector
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -95,5 +96,115 @@ func TestNeighbours(t *testing.T) {
 	}
 	if ns := tb.Neighbours("zzqxvj", 5, 0); ns != nil {
 		t.Fatalf("unknown word has neighbours %v", ns)
+	}
+}
+
+// TestNeighbourListsMatchScan checks that the embedded lists are attached and
+// answer exactly as the full scan does, for a sample of words and for k and
+// cosine floors inside and outside the lists.
+func TestDot64MatchesDot(t *testing.T) {
+	tb := Default()
+	for i := 0; i+1 < tb.Len(); i += 101 {
+		a, b := tb.vec(int32(i)), tb.vec(int32(i+1))
+		a64, b64 := make([]float64, len(a)), make([]float64, len(b))
+		for j := range a {
+			a64[j], b64[j] = float64(a[j]), float64(b[j])
+		}
+		if Dot64(a64, b64) != Dot(a, b) {
+			t.Fatalf("words %d, %d: Dot64 %v, Dot %v", i, i+1, Dot64(a64, b64), Dot(a, b))
+		}
+	}
+}
+
+func TestNeighbourListsMatchScan(t *testing.T) {
+	tb := Default()
+	if tb.lists == nil || tb.lists.k != 5 || tb.lists.minCos != 0.55 {
+		t.Fatal("embedded neighbour lists not attached")
+	}
+	for i := 0; i < tb.Len(); i += 97 {
+		w := tb.words[i]
+		for _, c := range []struct {
+			k      int
+			minCos float64
+		}{{5, 0.55}, {3, 0.55}, {5, 0.7}, {1, 0.9}, {6, 0.55}, {5, 0.5}} {
+			got := tb.Neighbours(w, c.k, c.minCos)
+			want := tb.NeighboursAmong(w, nil, c.k, c.minCos)
+			if len(got) != len(want) {
+				t.Fatalf("%s k=%d cos=%v: lists %v, scan %v", w, c.k, c.minCos, got, want)
+			}
+			for j := range got {
+				if got[j] != want[j] {
+					t.Fatalf("%s k=%d cos=%v: lists %v, scan %v", w, c.k, c.minCos, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestParseNeighbourLists(t *testing.T) {
+	// A table of three words on two axes: a=(1,0), b=(0.8,0.6), c=(0,1).
+	// cos(a,b)=0.8, cos(a,c)=0, cos(b,c)=0.6.
+	raw := []byte("RMWV\x01\x02\x03\x00\x00\x00\x05\x00\x00\x00a\nb\nc")
+	raw = append(raw, 127, 0, 100, 75, 0, 127)
+	tb, err := Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := tb.NeighbourLists(2, 0.5, TableHash(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Lengths 1, 2, 1; lists a:[b], b:[a c], c:[b] -> ranks 1, 0, 2, 1.
+	want := append([]byte("RMNB\x01\x02\x03\x00\x00\x00"), b[10:26]...)
+	want = append(want, 1, 2, 1, 1, 0, 2, 1, 0, 0, 0, 0)
+	if string(b) != string(want) {
+		t.Fatalf("encoded % x\nwant    % x", b, want)
+	}
+	nl, err := parseNeighbourLists(b, 3, TableHash(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.lists = nl
+	for _, c := range []struct {
+		w      string
+		k      int
+		minCos float64
+		want   string
+	}{{"a", 2, 0.5, "b"}, {"b", 2, 0.5, "a c"}, {"b", 1, 0.5, "a"}, {"b", 2, 0.7, "a"}, {"c", 2, 0.7, ""}, {"c", 3, 0, "b a"}} {
+		got := strings.Join(tb.Neighbours(c.w, c.k, c.minCos), " ")
+		if got != c.want {
+			t.Errorf("Neighbours(%s, %d, %v) = %q, want %q", c.w, c.k, c.minCos, got, c.want)
+		}
+	}
+	for _, bad := range [][]byte{b[:20], append([]byte("RMNX"), b[4:]...), b[:len(b)-1]} {
+		if _, err := parseNeighbourLists(bad, 3, TableHash(raw)); err == nil {
+			t.Errorf("accepted % x", bad)
+		}
+	}
+	if _, err := parseNeighbourLists(b, 3, TableHash(raw)+1); err == nil {
+		t.Error("lists of another table accepted")
+	}
+}
+
+func TestDotByHand(t *testing.T) {
+	for _, c := range []struct {
+		a, b []float32
+		want float64
+	}{
+		{nil, nil, 0},
+		{[]float32{2}, []float32{3}, 6},
+		{[]float32{1, 2, 3, 4, 5}, []float32{5, 4, 3, 2, 1}, 35},
+		{[]float32{0.5, -1, 0.25, 2, 1, 1, 1, 1}, []float32{2, 1, 4, 0.5, 1, 2, 3, -6}, 2}, // 1-1+1+1+1+2+3-6
+	} {
+		if got := Dot(c.a, c.b); got != c.want {
+			t.Errorf("Dot(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
+		}
+		a64, b64 := make([]float64, len(c.a)), make([]float64, len(c.b))
+		for i := range c.a {
+			a64[i], b64[i] = float64(c.a[i]), float64(c.b[i])
+		}
+		if got := Dot64(a64, b64); got != c.want {
+			t.Errorf("Dot64(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
+		}
 	}
 }
