@@ -8,9 +8,12 @@
 package lexical
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"math"
+	"math/bits"
+	"slices"
 )
 
 // Default BM25 parameters, the values used by Lucene, Elasticsearch and bleve
@@ -50,68 +53,137 @@ func (c Config) Validate() error {
 }
 
 // Index is a BM25 index. The zero value is not usable; call New.
+//
+// Documents are small non-negative integers (an index holds a length per
+// document up to the largest seen, so memory is O(largest doc + postings)).
+// A term's postings are kept sorted by document, so scoring walks slices, not
+// maps.
 type Index struct {
 	cfg      Config
-	postings map[string]map[int]int // term -> doc -> term frequency
-	lengths  map[int]int            // doc -> number of terms
-	total    int                    // sum of lengths
+	postings map[string][]posting // term -> postings by increasing doc
+	lengths  []int32              // doc -> number of terms (0: no document)
+	docs     int                  // documents holding at least one term
+	total    int                  // sum of lengths
+}
+
+type posting struct {
+	doc int32
+	tf  int32
 }
 
 // New returns an empty index.
 func New(cfg Config) *Index {
-	return &Index{cfg: cfg, postings: map[string]map[int]int{}, lengths: map[int]int{}}
+	return &Index{cfg: cfg, postings: map[string][]posting{}}
 }
 
 // Len is the number of documents holding at least one term.
-func (ix *Index) Len() int { return len(ix.lengths) }
+func (ix *Index) Len() int { return ix.docs }
 
-// Add appends terms to document doc, creating it if needed. Cost O(len(terms)).
+// find returns the position of doc in p, or where it would be inserted.
+// Documents are mostly added in increasing order, so the end is tried first.
+// Cost O(log len(p)).
+func find(p []posting, doc int32) int {
+	if n := len(p); n == 0 || p[n-1].doc < doc {
+		return n
+	}
+	lo, hi := 0, len(p)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if p[m].doc < doc {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// Add appends terms to document doc (a non-negative integer), creating it if
+// needed. Cost O(len(terms)) when documents are added in increasing order,
+// plus moving postings when an earlier document grows.
 func (ix *Index) Add(doc int, terms []string) {
 	if len(terms) == 0 {
 		return
 	}
+	if doc < 0 || doc > math.MaxInt32 {
+		panic("lexical: document out of range")
+	}
+	d := int32(doc)
 	for _, t := range terms {
 		p := ix.postings[t]
-		if p == nil {
-			p = map[int]int{}
-			ix.postings[t] = p
+		i := find(p, d)
+		if i < len(p) && p[i].doc == d {
+			p[i].tf++
+			continue
 		}
-		p[doc]++
+		p = append(p, posting{})
+		copy(p[i+1:], p[i:])
+		p[i] = posting{d, 1}
+		ix.postings[t] = p
 	}
-	ix.lengths[doc] += len(terms)
+	for len(ix.lengths) <= doc {
+		ix.lengths = append(ix.lengths, 0)
+	}
+	if ix.lengths[doc] == 0 {
+		ix.docs++
+	}
+	ix.lengths[doc] += int32(len(terms))
 	ix.total += len(terms)
 }
 
 // ErrNotIndexed is returned by Remove for terms the document does not hold.
 var ErrNotIndexed = errors.New("lexical: term not indexed for document")
 
+// tf is the frequency of t in doc.
+func (ix *Index) tf(t string, doc int) int {
+	p := ix.postings[t]
+	if doc < 0 || doc > math.MaxInt32 {
+		return 0
+	}
+	if i := find(p, int32(doc)); i < len(p) && p[i].doc == int32(doc) {
+		return int(p[i].tf)
+	}
+	return 0
+}
+
 // Remove takes terms (with multiplicity) out of document doc; a document left
 // with no term disappears, and so does a term left in no document. It checks
-// everything before changing anything. Cost O(len(terms)).
+// everything before changing anything. Cost O(len(terms) · log postings),
+// plus moving the postings that follow doc.
 func (ix *Index) Remove(doc int, terms []string) error {
 	need := map[string]int{}
+	var order []string
 	for _, t := range terms {
+		if need[t] == 0 {
+			order = append(order, t)
+		}
 		need[t]++
 	}
-	for t, n := range need {
-		if ix.postings[t][doc] < n {
+	for _, t := range order {
+		if ix.tf(t, doc) < need[t] {
 			return fmt.Errorf("%w: %q in %d", ErrNotIndexed, t, doc)
 		}
 	}
-	for t, n := range need {
+	for _, t := range order {
 		p := ix.postings[t]
-		p[doc] -= n
-		if p[doc] == 0 {
-			delete(p, doc)
+		i := find(p, int32(doc))
+		p[i].tf -= int32(need[t])
+		if p[i].tf == 0 {
+			p = append(p[:i], p[i+1:]...)
 		}
 		if len(p) == 0 {
 			delete(ix.postings, t)
+		} else {
+			ix.postings[t] = p
 		}
 	}
-	ix.lengths[doc] -= len(terms)
+	if len(terms) == 0 {
+		return nil
+	}
+	ix.lengths[doc] -= int32(len(terms))
 	ix.total -= len(terms)
 	if ix.lengths[doc] == 0 {
-		delete(ix.lengths, doc)
+		ix.docs--
 	}
 	return nil
 }
@@ -122,7 +194,7 @@ func (ix *Index) DF(t string) int { return len(ix.postings[t]) }
 // IDF is BM25's inverse document frequency with Lucene's +1 smoothing, which is
 // never negative: ln(1 + (N - df + 0.5) / (df + 0.5)).
 func (ix *Index) IDF(t string) float64 {
-	n, df := float64(len(ix.lengths)), float64(len(ix.postings[t]))
+	n, df := float64(ix.docs), float64(len(ix.postings[t]))
 	return Log(1 + (n-df+0.5)/(df+0.5))
 }
 
@@ -137,39 +209,114 @@ type Hit struct {
 // count once.
 //
 //	score(d) = Σ_t idf(t) · tf·(k1+1) / (tf + k1·(1 - b + b·|d|/avgdl))
+//
+// Each document's sum runs over the query terms in order. Cost O(postings of
+// the query terms + hits · log hits), and a scratch array of the largest
+// document's size.
 func (ix *Index) Score(query []string) []Hit {
-	if len(ix.lengths) == 0 {
+	hits := ix.hits(query)
+	slices.SortFunc(hits, compareHits)
+	return hits
+}
+
+// ScoreTop is Score when only the k best hits need their order: it returns
+// every hit, the first min(k, hits) of them the k best in Score's order, the
+// others after them in no particular order. Cost O(postings of the query
+// terms + hits + k · log k) expected.
+func (ix *Index) ScoreTop(query []string, k int) []Hit {
+	hits := ix.hits(query)
+	if k < len(hits) {
+		selectTop(hits, k)
+		slices.SortFunc(hits[:k], compareHits)
+	} else {
+		slices.SortFunc(hits, compareHits)
+	}
+	return hits
+}
+
+// compareHits orders hits best first, ties by smaller doc.
+func compareHits(a, b Hit) int {
+	switch {
+	case a.Score > b.Score:
+		return -1
+	case a.Score < b.Score:
+		return 1
+	}
+	return cmp.Compare(a.Doc, b.Doc)
+}
+
+// selectTop reorders hits so that the first k are the k best by compareHits
+// (a strict total order: docs are unique), in no particular order:
+// quickselect with a median-of-three pivot, sorting the rest of the range
+// after 2·log2(len) rounds. Cost O(len) expected.
+func selectTop(hits []Hit, k int) {
+	lo, hi := 0, len(hits)
+	for rounds := 2 * bits.Len(uint(len(hits))); hi-lo > 12 && rounds > 0; rounds-- {
+		xs := hits[lo:hi]
+		a, b, c := 0, len(xs)/2, len(xs)-1
+		if compareHits(xs[b], xs[a]) < 0 {
+			a, b = b, a
+		}
+		if compareHits(xs[c], xs[b]) < 0 {
+			b = c
+			if compareHits(xs[b], xs[a]) < 0 {
+				b = a
+			}
+		}
+		xs[0], xs[b] = xs[b], xs[0]
+		i := 1
+		for j := 1; j < len(xs); j++ {
+			if compareHits(xs[j], xs[0]) < 0 {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+			}
+		}
+		xs[0], xs[i-1] = xs[i-1], xs[0]
+		p := lo + i - 1
+		switch {
+		case p == k || p == k-1:
+			return
+		case p > k:
+			hi = p
+		default:
+			lo = p + 1
+		}
+	}
+	slices.SortFunc(hits[lo:hi], compareHits)
+}
+
+// hits scores every document holding a query term, in no particular order.
+func (ix *Index) hits(query []string) []Hit {
+	if ix.docs == 0 {
 		return nil
 	}
 	k1, b := ix.cfg.params()
-	avg := float64(ix.total) / float64(len(ix.lengths))
-	acc := map[int]float64{}
-	seen := map[string]bool{}
-	for _, t := range query {
-		if seen[t] {
+	avg := float64(ix.total) / float64(ix.docs)
+	acc := make([]float64, len(ix.lengths))
+	hit := make([]bool, len(ix.lengths))
+	var docs []int32
+	for qi, t := range query {
+		if slices.Contains(query[:qi], t) {
 			continue
 		}
-		seen[t] = true
 		p := ix.postings[t]
 		if len(p) == 0 {
 			continue
 		}
 		idf := ix.IDF(t)
-		for doc, tf := range p {
-			f := float64(tf)
-			norm := k1 * (1 - b + b*float64(ix.lengths[doc])/avg)
-			acc[doc] += idf * f * (k1 + 1) / (f + norm)
+		for _, x := range p {
+			f := float64(x.tf)
+			norm := k1 * (1 - b + b*float64(ix.lengths[x.doc])/avg)
+			acc[x.doc] += idf * f * (k1 + 1) / (f + norm)
+			if !hit[x.doc] {
+				hit[x.doc] = true
+				docs = append(docs, x.doc)
+			}
 		}
 	}
-	hits := make([]Hit, 0, len(acc))
-	for d, s := range acc {
-		hits = append(hits, Hit{d, s})
+	hits := make([]Hit, len(docs))
+	for i, d := range docs {
+		hits[i] = Hit{int(d), acc[d]}
 	}
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
-		}
-		return hits[i].Doc < hits[j].Doc
-	})
 	return hits
 }

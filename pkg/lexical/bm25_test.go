@@ -104,3 +104,75 @@ func TestLogMatchesMath(t *testing.T) {
 		t.Error("special cases")
 	}
 }
+
+// TestAddInAnyOrder builds the same documents in two orders (a session index
+// grows earlier documents) and expects the same statistics and scores.
+func TestAddInAnyOrder(t *testing.T) {
+	a := New(Config{})
+	a.Add(5, []string{"cat", "dog"})
+	a.Add(2, []string{"cat"})
+	a.Add(9, []string{"bird"})
+	a.Add(2, []string{"dog", "cat"})
+	a.Add(5, []string{"cat"})
+	b := New(Config{})
+	b.Add(2, []string{"cat", "dog", "cat"})
+	b.Add(5, []string{"cat", "dog", "cat"})
+	b.Add(9, []string{"bird"})
+	if a.Len() != 3 || a.DF("cat") != 2 || a.tf("cat", 2) != 2 || a.tf("cat", 5) != 2 || a.tf("dog", 9) != 0 {
+		t.Fatalf("len %d df(cat) %d tf %d %d", a.Len(), a.DF("cat"), a.tf("cat", 2), a.tf("cat", 5))
+	}
+	for _, q := range [][]string{{"cat"}, {"dog", "bird"}, {"cat", "dog", "cat"}} {
+		x, y := a.Score(q), b.Score(q)
+		if len(x) != len(y) {
+			t.Fatalf("%q: %v vs %v", q, x, y)
+		}
+		for i := range x {
+			if x[i] != y[i] {
+				t.Fatalf("%q: %v vs %v", q, x, y)
+			}
+		}
+	}
+	// Docs 2 and 5 tie on "cat": the smaller doc first.
+	if h := a.Score([]string{"cat"}); h[0].Doc != 2 || h[1].Doc != 5 {
+		t.Fatalf("tie order %v", h)
+	}
+	if err := a.Remove(5, []string{"cat", "dog", "cat"}); err != nil || a.DF("dog") != 1 || a.Len() != 2 {
+		t.Fatalf("remove: %v, df(dog) %d, len %d", err, a.DF("dog"), a.Len())
+	}
+}
+
+// TestScoreTop checks that the k first hits of ScoreTop are Score's first k,
+// in order, and that every hit is returned, on an index with many ties.
+func TestScoreTop(t *testing.T) {
+	ix := New(Config{})
+	for d := 0; d < 200; d++ {
+		terms := []string{"a"}
+		for r := 0; r < d%4; r++ {
+			terms = append(terms, "b")
+		}
+		if d%7 == 0 {
+			terms = append(terms, "c")
+		}
+		ix.Add(d, terms)
+	}
+	q := []string{"b", "c"}
+	full := ix.Score(q)
+	for _, k := range []int{0, 1, 5, 13, 50, len(full) - 1, len(full), len(full) + 10} {
+		top := ix.ScoreTop(q, k)
+		if len(top) != len(full) {
+			t.Fatalf("k=%d: %d hits, want %d", k, len(top), len(full))
+		}
+		for i := 0; i < min(k, len(full)); i++ {
+			if top[i] != full[i] {
+				t.Fatalf("k=%d: hit %d is %v, want %v", k, i, top[i], full[i])
+			}
+		}
+		seen := map[int]bool{}
+		for _, h := range top {
+			seen[h.Doc] = true
+		}
+		if len(seen) != len(full) {
+			t.Fatalf("k=%d: %d distinct docs, want %d", k, len(seen), len(full))
+		}
+	}
+}

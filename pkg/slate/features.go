@@ -1,8 +1,9 @@
 package slate
 
 import (
+	"math"
+	"slices"
 	"sort"
-	"strings"
 
 	"github.com/recmem/recmem/pkg/text"
 	"github.com/recmem/recmem/pkg/vector"
@@ -52,13 +53,15 @@ var FeatureNames = []string{
 	"opening",         // the unit is one of the first two turns of its session (where news is told)
 	"both_named",      // two or more speakers are named in the question
 	"expand_rank",     // 10 / (10 + BM25 rank for the query expanded with word-vector neighbours)
+	"own_rank",        // 10 / (10 + rank among the named speakers' units by word alignment); 0 when none is named
+	"expand_bm25",     // BM25 for the query expanded with word-vector neighbours / its best
 }
 
 // FeatureGroups groups features for the ablation (as in AgentMemRec's Table 4).
 var FeatureGroups = map[string][]string{
-	"retrieval": {"bm25", "bm25_rank", "dense", "dense_rank", "fused_rank", "hop2_rank", "expand_rank"},
+	"retrieval": {"bm25", "bm25_rank", "dense", "dense_rank", "fused_rank", "hop2_rank", "expand_rank", "expand_bm25"},
 	"context":   {"session_bm25", "session_rank", "neighbour_bm25", "neighbour_dense", "window_bm25", "session_dense", "prev_bm25", "next_bm25", "prev_fused", "next_fused", "prev_question"},
-	"speaker":   {"speaker_named", "other_named", "own_statement", "both_named"},
+	"speaker":   {"speaker_named", "other_named", "own_statement", "both_named", "own_rank"},
 	"alignment": {"maxsim", "maxsim_rank", "session_maxsim"},
 	"key":       {"key_overlap", "coverage"},
 	"temporal":  {"temporal_time", "time_words", "recency", "recent_cue", "date_match"},
@@ -76,26 +79,37 @@ type candidate struct {
 	parts   []float64 // an ensemble's part scores
 }
 
-// retrieval holds the per-request scores of every unit.
+// noRank marks a unit absent from a ranked list.
+const noRank = -1
+
+// retrieval holds the per-request scores of every unit, in slices indexed by
+// the unit's position in the store (entry.pos) or by the session's position
+// (session.pos): no map is touched per unit.
 type retrieval struct {
 	q          *query
-	bm25       map[int]float64 // entry key -> score
-	bm25Rank   map[int]int
+	bm25       []float64 // by unit
+	bm25Rank   []int32   // noRank when no query term matches
 	maxBM25    float64
-	dense      map[int]float64
-	denseRank  map[int]int
-	hop2Rank   map[int]int
-	sess       map[int]float64 // session key -> score
-	sessRank   map[int]int
+	dense      []float64
+	denseRank  []int32
+	hop2Rank   []int32
+	sess       []float64 // by session
+	sessRank   []int32
 	maxSess    float64
-	fused      []*entry // best first
-	sessPos    map[int]float64
-	maxsim     map[int]float64
-	maxsimRank map[int]int
-	fusedRank  map[int]int
-	expandRank map[int]int
-	sessDense  map[int]float64
-	sessMaxsim map[int]float64
+	fused      []*entry  // best first
+	sessPos    []float64 // by session
+	maxsim     []float64
+	maxsimRank []int32
+	fusedRank  []int32
+	expandRank []int32
+	sessDense  []float64 // by session
+	sessMaxsim []float64 // by session
+	named      []bool    // by speaker id: named in the question
+	nNamed     int
+	qIDF       []float64 // IDF of each query term
+	ownRank    []int32   // by unit: rank in the named speakers' list (nil: none named)
+	expand     []float64 // by unit: BM25 of the expanded query (nil: no expansion)
+	maxExpand  float64
 }
 
 // Fusion constants: the k of reciprocal rank fusion (Cormack, Clarke and
@@ -113,137 +127,257 @@ const (
 	speakerWeight = 1.0
 )
 
+// ranks returns n ranks, every unit unranked (noRank).
+func ranks(n int) []int32 {
+	r := make([]int32, n)
+	for i := range r {
+		r[i] = noRank
+	}
+	return r
+}
+
+// bm25Hits scores the units for terms and returns every hit's unit position
+// and score, the depth best first in order (the rest after them, unordered).
+func (s *Store) bm25Hits(terms []string, depth int) ([]int32, []float64) {
+	hits := s.units.ScoreTop(terms, depth)
+	pos := make([]int32, len(hits))
+	sc := make([]float64, len(hits))
+	for i, h := range hits {
+		pos[i] = int32(s.byKey[h.Doc].pos)
+		sc[i] = h.Score
+	}
+	return pos, sc
+}
+
 // retrieve scores every unit for q. With full false it computes only BM25,
 // dense and their reciprocal rank fusion (the baselines' needs); with full
 // true also every list and session score the learned ranker's pool and
-// features use.
-func (s *Store) retrieve(q *query, full bool) *retrieval {
-	r := &retrieval{q: q, bm25: map[int]float64{}, bm25Rank: map[int]int{}, dense: map[int]float64{},
-		denseRank: map[int]int{}, hop2Rank: map[int]int{}, sess: map[int]float64{}, sessRank: map[int]int{}, sessPos: map[int]float64{}}
-	hits := s.units.Score(q.terms)
-	for i, h := range hits {
-		r.bm25[h.Doc] = h.Score
-		r.bm25Rank[h.Doc] = i
+// features use. Cost O(postings of the query terms + units · dim + units ·
+// log units + vocabulary · query words · dim + words of all units · query
+// words).
+func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
+	n := len(s.entries)
+	depth := max(rankDepth, pool)
+	ns := len(s.sessions)
+	r := &retrieval{q: q, bm25: make([]float64, n), bm25Rank: ranks(n), dense: make([]float64, n),
+		denseRank: ranks(n), hop2Rank: ranks(n), sess: make([]float64, ns), sessRank: ranks(ns), sessPos: s.sessOrder}
+	fused := make([]float64, n)
+	hitPos, hitScore := s.bm25Hits(q.terms, depth)
+	for i, p := range hitPos {
+		r.bm25[p] = hitScore[i]
+		if i < depth {
+			r.bm25Rank[p] = int32(i)
+		}
 	}
-	if len(hits) > 0 {
-		r.maxBM25 = hits[0].Score
+	if len(hitPos) > 0 {
+		r.maxBM25 = hitScore[0]
 	}
 	qv := s.table.Sentence(q.content)
-	dense := make([]*entry, len(s.entries))
-	copy(dense, s.entries)
-	for _, e := range s.entries {
-		r.dense[e.key] = vector.Dot(qv, e.vec)
+	for i, e := range s.entries {
+		r.dense[i] = vector.Dot(qv, e.vec)
 	}
-	sort.SliceStable(dense, func(i, j int) bool { return r.dense[dense[i].key] > r.dense[dense[j].key] })
-	for i, e := range dense {
-		r.denseRank[e.key] = i
+	denseOrder := rankOrder(r.dense, nil, depth)
+	for i, p := range denseOrder {
+		r.denseRank[p] = int32(i)
 	}
 	for i, h := range s.sessIx.Score(q.terms) {
-		r.sess[h.Doc] = h.Score
-		r.sessRank[h.Doc] = i
+		p := s.sessKey[h.Doc].pos
+		r.sess[p] = h.Score
+		r.sessRank[p] = int32(i)
 		if i == 0 {
 			r.maxSess = h.Score
 		}
 	}
 	// First hop: reciprocal rank fusion of BM25 and dense.
-	fused := map[int]float64{}
-	for _, h := range hits {
-		fused[h.Doc] += 1.0 / float64(rrfK+r.bm25Rank[h.Doc]+1)
+	for i, p := range hitPos[:min(depth, len(hitPos))] {
+		fused[p] += 1.0 / float64(rrfK+i+1)
 	}
-	for i, e := range dense {
-		fused[e.key] += 1.0 / float64(rrfK+i+1)
+	for i, p := range denseOrder {
+		fused[p] += 1.0 / float64(rrfK+i+1)
 	}
 	if !full {
-		r.fused = rankKeys(s.entries, fused)
+		r.fused = s.atPositions(rankOrder(fused, nil, depth))
 		return r
+	}
+	r.qIDF = make([]float64, len(q.terms))
+	for i, t := range q.terms {
+		r.qIDF[i] = s.units.IDF(t)
 	}
 	// Word alignment over every unit, as a third list; with a speaker named
 	// in the question, that speaker's units ranked by alignment as a fourth.
-	qvecs, qw := s.queryWordVectors(q)
-	r.maxsim = map[int]float64{}
-	for _, e := range s.entries {
-		r.maxsim[e.key] = vector.MaxSim(qvecs, e.vecs, qw)
+	r.maxsim = s.maxSims(q)
+	r.maxsimRank = ranks(n)
+	for i, p := range rankOrder(r.maxsim, nil, depth) {
+		fused[p] += 1.0 / float64(rrfK+i+1)
+		r.maxsimRank[p] = int32(i)
 	}
-	r.maxsimRank = map[int]int{}
-	for i, e := range rankKeys(s.entries, r.maxsim) {
-		fused[e.key] += 1.0 / float64(rrfK+i+1)
-		r.maxsimRank[e.key] = i
+	r.sessDense = make([]float64, ns)
+	r.sessMaxsim = make([]float64, ns)
+	for i, ss := range s.sessions {
+		r.sessDense[i] = vector.Dot(qv, ss.mean)
 	}
-	r.sessDense = map[int]float64{}
-	r.sessMaxsim = map[int]float64{}
-	for _, ss := range s.sess {
-		acc := make([]float64, s.table.Dim())
-		best := 0.0
-		for _, e := range ss.entries {
-			for j, v := range e.vec {
-				acc[j] += float64(v)
-			}
-			best = max(best, r.maxsim[e.key])
-		}
-		r.sessDense[ss.key] = vector.Dot(qv, vector.Normalize(acc))
-		r.sessMaxsim[ss.key] = best
+	for i, e := range s.entries {
+		p := e.s.pos
+		r.sessMaxsim[p] = max(r.sessMaxsim[p], r.maxsim[i])
 	}
-	if named := r.q.named(s.speakers()); len(named) > 0 {
-		var own []*entry
-		for _, e := range s.entries {
-			if named[e.u.Speaker] {
-				own = append(own, e)
+	r.named, r.nNamed = s.named(q)
+	if r.nNamed > 0 {
+		var own []int32
+		for i, e := range s.entries {
+			if e.spk >= 0 && r.named[e.spk] {
+				own = append(own, int32(i))
 			}
 		}
-		for i, e := range rankKeys(own, r.maxsim) {
-			fused[e.key] += speakerWeight / float64(rrfK+i+1)
+		r.ownRank = ranks(n)
+		for i, p := range rankOrder(r.maxsim, own, depth) {
+			fused[p] += speakerWeight / float64(rrfK+i+1)
+			r.ownRank[p] = int32(i)
 		}
 	}
 	// Word-vector expansion: each query word's nearest table words.
-	r.expandRank = map[int]int{}
+	r.expandRank = ranks(n)
 	if exp := s.neighbourExpansion(q); len(exp) > len(q.terms) {
-		for i, h := range s.units.Score(exp) {
-			r.expandRank[h.Doc] = i
-			fused[h.Doc] += expandWeight / float64(rrfK+i+1)
+		ep, es := s.bm25Hits(exp, depth)
+		r.expand = make([]float64, n)
+		for i, p := range ep {
+			r.expand[p] = es[i]
+		}
+		if len(es) > 0 {
+			r.maxExpand = es[0]
+		}
+		for i, p := range ep[:min(depth, len(ep))] {
+			r.expandRank[p] = int32(i)
+			fused[p] += expandWeight / float64(rrfK+i+1)
 		}
 	}
-	first := rankKeys(s.entries, fused)
 	// Second hop: the query expanded with the rarest terms of the first hop's
 	// best units, fused in with a lower weight.
-	if exp := s.expand(q, first); len(exp) > 0 {
-		for i, h := range s.units.Score(exp) {
-			r.hop2Rank[h.Doc] = i
-			fused[h.Doc] += hopWeight / float64(rrfK+i+1)
+	if exp := s.expand(q, s.atPositions(rankOrder(fused, nil, hopUnits))); len(exp) > 0 {
+		hp, _ := s.bm25Hits(exp, depth)
+		for i, p := range hp[:min(depth, len(hp))] {
+			r.hop2Rank[p] = int32(i)
+			fused[p] += hopWeight / float64(rrfK+i+1)
 		}
 	}
-	r.fused = rankKeys(s.entries, fused)
-	r.fusedRank = make(map[int]int, len(r.fused))
-	for i, e := range r.fused {
-		r.fusedRank[e.key] = i
-	}
-	// Session positions in time.
-	type st struct {
-		key  int
-		time int64
-		ord  int
-	}
-	var ss []st
-	for _, e := range s.entries {
-		if e.s.entries[0] == e {
-			ss = append(ss, st{e.s.key, e.time, len(ss)})
-		}
-	}
-	sort.SliceStable(ss, func(i, j int) bool { return ss[i].time < ss[j].time })
-	for i, x := range ss {
-		if len(ss) > 1 {
-			r.sessPos[x.key] = float64(i) / float64(len(ss)-1)
-		} else {
-			r.sessPos[x.key] = 1
-		}
+	order := rankOrder(fused, nil, depth)
+	r.fused = s.atPositions(order)
+	r.fusedRank = ranks(n)
+	for i, p := range order {
+		r.fusedRank[p] = int32(i)
 	}
 	return r
 }
 
-// rankKeys sorts entries by score, best first, ties in insertion order.
-func rankKeys(es []*entry, score map[int]float64) []*entry {
-	out := make([]*entry, len(es))
-	copy(out, es)
-	sort.SliceStable(out, func(i, j int) bool { return score[out[i].key] > score[out[j].key] })
+// atPositions returns the units at the given store positions.
+func (s *Store) atPositions(ps []int32) []*entry {
+	out := make([]*entry, len(ps))
+	for i, p := range ps {
+		out[i] = s.entries[p]
+	}
+	return out
+}
+
+// maxSims returns every unit's word alignment with the query (vector.MaxSim
+// over the query's content words and the unit's words, weighted by IDF + 0.1),
+// by unit position, bit for bit. Each distinct query word is compared with
+// each store word once, into a table with one row of cosines per store word
+// (padded to a multiple of 4 with -Inf); a unit then takes, for each query
+// word, the best cosine among its distinct words, four query words at a time
+// in registers. Cost O(vocabulary · distinct query words · dim + words of all
+// units · distinct query words).
+func (s *Store) maxSims(q *query) []float64 {
+	out := make([]float64, len(s.entries))
+	nq := len(q.content)
+	if nq == 0 {
+		return out
+	}
+	// slot[i] is query word i's column among the distinct words.
+	slot := make([]int, nq)
+	var distinct []string
+	ws := make([]float64, nq)
+	var wsum float64
+	for i, w := range q.content {
+		slot[i] = slices.Index(distinct, w)
+		if slot[i] < 0 {
+			slot[i] = len(distinct)
+			distinct = append(distinct, w)
+		}
+		ws[i] = s.units.IDF(text.Stem(w)) + 0.1
+		wsum += ws[i]
+	}
+	if wsum == 0 {
+		return out
+	}
+	nd := len(distinct)
+	w4 := (nd + 3) &^ 3 // row width
+	dim := s.table.Dim()
+	// The query words' vectors, interleaved four at a time: qt[g·dim + 4k + j]
+	// is component k of distinct word g+j (zero for the padding words).
+	qt := make([]float64, w4*dim)
+	qv := make([][]float64, nd)
+	for j, w := range distinct {
+		v, _ := s.table.Word(w)
+		g, jj := j&^3, j&3
+		qv[j] = make([]float64, dim)
+		for k, x := range v {
+			qt[g*dim+4*k+jj] = float64(x)
+			qv[j][k] = float64(x)
+		}
+	}
+	// Full groups of four words, and a last group of three padded to four;
+	// one or two words left over go one at a time (vector.Dot64).
+	groups := nd &^ 3
+	if nd-groups == 3 {
+		groups = w4
+	}
+	// Row id holds vector.Dot of each query word with store word id: the
+	// same products summed in the same order, four words per pass.
+	sims := make([]float64, len(s.vocab)*w4)
+	for id := range len(s.vocab) {
+		wv := s.vvecs[id*dim : (id+1)*dim : (id+1)*dim]
+		row := sims[id*w4 : (id+1)*w4 : (id+1)*w4]
+		for g := 0; g < groups; g += 4 {
+			qg := qt[g*dim : (g+4)*dim : (g+4)*dim]
+			var a0, a1, a2, a3 float64
+			for k, x := range wv {
+				q := qg[4*k : 4*k+4 : 4*k+4]
+				a0 += q[0] * x
+				a1 += q[1] * x
+				a2 += q[2] * x
+				a3 += q[3] * x
+			}
+			row[g], row[g+1], row[g+2], row[g+3] = a0, a1, a2, a3
+		}
+		for j := groups; j < nd; j++ {
+			row[j] = vector.Dot64(qv[j], wv)
+		}
+		for j := nd; j < w4; j++ {
+			row[j] = math.Inf(-1)
+		}
+	}
+	best := make([]float64, w4)
+	for p, e := range s.entries {
+		if len(e.uwids) == 0 {
+			continue
+		}
+		for g := 0; g < w4; g += 4 {
+			b0, b1, b2, b3 := math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)
+			for _, id := range e.uwids {
+				o := int(id)*w4 + g
+				row := sims[o : o+4 : o+4]
+				b0 = larger(b0, row[0])
+				b1 = larger(b1, row[1])
+				b2 = larger(b2, row[2])
+				b3 = larger(b3, row[3])
+			}
+			best[g], best[g+1], best[g+2], best[g+3] = b0, b1, b2, b3
+		}
+		var sum float64
+		for i, j := range slot {
+			sum += ws[i] * best[j]
+		}
+		out[p] = sum / wsum
+	}
 	return out
 }
 
@@ -280,48 +414,45 @@ func (s *Store) expand(q *query, first []*entry) []string {
 
 // pool returns the first n units of the fused list, plus the neighbours of the
 // contextTop best as context candidates, with their features.
-func (s *Store) pool(r *retrieval, n int, speakers []string, withFeatures bool) []*candidate {
-	var out []*candidate
-	in := map[*entry]bool{}
-	for i, e := range r.fused {
-		if i >= n {
-			break
-		}
-		out = append(out, &candidate{e: e, fused: i})
-		in[e] = true
+func (s *Store) pool(r *retrieval, n int, withFeatures bool) []*candidate {
+	m := min(n, len(r.fused))
+	// The candidates live in one array: m retrieved, at most 2·contextSpan
+	// context neighbours for each of the contextTop best.
+	store := make([]candidate, 0, m+2*contextSpan*min(contextTop, m))
+	out := make([]*candidate, 0, cap(store))
+	add := func(c candidate) {
+		store = append(store, c)
+		out = append(out, &store[len(store)-1])
 	}
+	in := make([]bool, len(s.entries))
+	for i, e := range r.fused[:m] {
+		add(candidate{e: e, fused: i})
+		in[e.pos] = true
+	}
+	var ar [2 * contextSpan]*entry
 	for i := 0; i < contextTop && i < len(out); i++ {
-		for _, x := range out[i].e.around(contextSpan) {
-			if x != nil && !in[x] {
-				in[x] = true
-				out = append(out, &candidate{e: x, fused: n, context: true})
+		out[i].e.around(ar[:])
+		for _, x := range ar {
+			if x != nil && !in[x.pos] {
+				in[x.pos] = true
+				add(candidate{e: x, fused: n, context: true})
 			}
 		}
 	}
 	if !withFeatures {
 		return out
 	}
-	named := r.q.named(speakers)
-	for _, c := range out {
-		c.x = s.features(r, c, named)
+	xs := make([]float64, len(out)*len(FeatureNames))
+	for i, c := range out {
+		c.x = xs[i*len(FeatureNames) : (i+1)*len(FeatureNames) : (i+1)*len(FeatureNames)]
+		s.features(r, c)
 	}
 	return out
 }
 
-func (s *Store) queryWordVectors(q *query) ([][]float32, []float64) {
-	var vs [][]float32
-	var ws []float64
-	for _, w := range q.content {
-		v, _ := s.table.Word(w)
-		vs = append(vs, v)
-		ws = append(ws, s.units.IDF(text.Stem(w))+0.1)
-	}
-	return vs, ws
-}
-
-func rr(rank map[int]int, key int, k float64) float64 {
-	i, ok := rank[key]
-	if !ok {
+func rr(rank []int32, p int, k float64) float64 {
+	i := rank[p]
+	if i == noRank {
 		return 0
 	}
 	return k / (k + float64(i))
@@ -329,87 +460,99 @@ func rr(rank map[int]int, key int, k float64) float64 {
 
 var firstPerson = wordSet("i my me mine myself we our us ours")
 
-// named returns the speakers named in the question.
-func (q *query) named(speakers []string) map[string]bool {
-	named := map[string]bool{}
-	for _, sp := range speakers {
-		for _, w := range text.Words(sp) {
+// named marks, by speaker id, the speakers of the store's units whose name
+// has a word of the question, and counts them.
+func (s *Store) named(q *query) ([]bool, int) {
+	named := make([]bool, len(s.spkNames))
+	n := 0
+	for id, ws := range s.spkWords {
+		if s.spkUnits[id] == 0 {
+			continue
+		}
+	words:
+		for _, w := range ws {
 			for _, qw := range q.words {
 				if qw == w {
-					named[sp] = true
+					named[id] = true
+					n++
+					break words
 				}
 			}
 		}
 	}
-	return named
+	return named, n
 }
 
-func (s *Store) features(r *retrieval, c *candidate, named map[string]bool) []float64 {
+// features fills c.x. Cost O(query terms · unit terms).
+func (s *Store) features(r *retrieval, c *candidate) {
 	e := c.e
-	x := make([]float64, len(FeatureNames))
+	x := c.x
 	div := func(a, b float64) float64 {
 		if b == 0 {
 			return 0
 		}
 		return a / b
 	}
-	x[0] = div(r.bm25[e.key], r.maxBM25)
-	x[1] = rr(r.bm25Rank, e.key, 10)
-	x[2] = r.dense[e.key]
-	x[3] = rr(r.denseRank, e.key, 10)
+	x[0] = div(r.bm25[e.pos], r.maxBM25)
+	x[1] = rr(r.bm25Rank, e.pos, 10)
+	x[2] = r.dense[e.pos]
+	x[3] = rr(r.denseRank, e.pos, 10)
 	x[4] = 10 / (10 + float64(c.fused))
-	x[5] = rr(r.hop2Rank, e.key, 10)
-	x[6] = div(r.sess[e.s.key], r.maxSess)
-	x[7] = rr(r.sessRank, e.s.key, 1)
+	x[5] = rr(r.hop2Rank, e.pos, 10)
+	x[6] = div(r.sess[e.s.pos], r.maxSess)
+	x[7] = rr(r.sessRank, e.s.pos, 1)
 	p, nx := e.neighbours()
-	for _, o := range []*entry{p, nx} {
+	for _, o := range [2]*entry{p, nx} {
 		if o == nil {
 			continue
 		}
-		x[8] = max(x[8], div(r.bm25[o.key], r.maxBM25))
-		x[9] = max(x[9], r.dense[o.key])
+		x[8] = max(x[8], div(r.bm25[o.pos], r.maxBM25))
+		x[9] = max(x[9], r.dense[o.pos])
 	}
-	if named[e.u.Speaker] {
+	if e.spk >= 0 && r.named[e.spk] {
 		x[10] = 1
-	} else if len(named) > 0 {
+	} else if r.nNamed > 0 {
 		x[11] = 1
 	}
-	x[12] = r.maxsim[e.key]
-	has := map[string]bool{}
-	for _, t := range e.terms {
-		has[t] = true
+	x[12] = r.maxsim[e.pos]
+	// has[i]: the unit holds query term i.
+	var hasBuf [16]bool
+	has := hasBuf[:0]
+	if len(r.q.terms) > len(hasBuf) {
+		has = make([]bool, 0, len(r.q.terms))
+	}
+	for _, t := range r.q.terms {
+		has = append(has, slices.Contains(e.terms, t))
 	}
 	if len(r.q.keys) > 0 {
 		k := 0
-		for _, t := range r.q.keys {
-			if has[t] {
+		for _, i := range r.q.keyTerm {
+			if has[i] {
 				k++
 			}
 		}
 		x[13] = float64(k) / float64(len(r.q.keys))
 	}
 	var got, all float64
-	for _, t := range r.q.terms {
-		idf := s.units.IDF(t)
+	for i, idf := range r.qIDF {
 		all += idf
-		if has[t] {
+		if has[i] {
 			got += idf
 		}
 	}
 	x[14] = div(got, all)
-	tw := e.timeWord
-	if tw {
+	if e.timeWord {
 		x[16] = 1
 		if r.q.temporal {
 			x[15] = 1
 		}
 	}
-	x[17] = r.sessPos[e.s.key]
+	x[17] = r.sessPos[e.s.pos]
 	if r.q.recent {
 		x[18] = x[17]
 	}
 	x[19] = min(float64(e.tokens)/64, 2)
-	x[20] = rr(r.maxsimRank, e.key, 10)
+	x[20] = rr(r.maxsimRank, e.pos, 10)
 	if e.firstPerson {
 		x[21] = 1
 	}
@@ -417,63 +560,65 @@ func (s *Store) features(r *retrieval, c *candidate, named map[string]bool) []fl
 	if e.question {
 		x[23] = 1
 	}
-	win := r.bm25[e.key]
-	for _, o := range []*entry{p, nx} {
+	win := r.bm25[e.pos]
+	for _, o := range [2]*entry{p, nx} {
 		if o != nil {
-			win += 0.5 * r.bm25[o.key]
+			win += 0.5 * r.bm25[o.pos]
 		}
 	}
 	x[24] = div(win, r.maxBM25)
-	x[25] = r.sessDense[e.s.key]
-	x[26] = r.sessMaxsim[e.s.key]
-	for d, o := range e.around(2) {
+	x[25] = r.sessDense[e.s.pos]
+	x[26] = r.sessMaxsim[e.s.pos]
+	var ar [4]*entry
+	e.around(ar[:])
+	for d, o := range ar {
 		if o == nil {
 			continue
 		}
-		f := rr(r.fusedRank, o.key, 10)
+		f := rr(r.fusedRank, o.pos, 10)
 		if d < 2 {
-			x[32] = max(x[32], div(r.bm25[o.key], r.maxBM25))
+			x[32] = max(x[32], div(r.bm25[o.pos], r.maxBM25))
 			x[34] = max(x[34], f)
-			if strings.Contains(o.u.Text, "?") {
+			if o.hasQMark {
 				x[37] = max(x[37], f)
 			}
 		} else {
-			x[33] = max(x[33], div(r.bm25[o.key], r.maxBM25))
+			x[33] = max(x[33], div(r.bm25[o.pos], r.maxBM25))
 			x[36] = max(x[36], f)
 		}
 	}
-	x[35] = r.q.dateMatch(e.time)
-	if es := e.s.entries; es[0] == e || (len(es) > 1 && es[1] == e) {
+	x[35] = r.q.dateMatch(e)
+	if e.sidx < 2 {
 		x[38] = 1
 	}
-	x[40] = rr(r.expandRank, e.key, 10)
-	if len(named) > 1 {
+	x[40] = rr(r.expandRank, e.pos, 10)
+	if r.nNamed > 1 {
 		x[39] = 1
+	}
+	if r.ownRank != nil {
+		x[41] = rr(r.ownRank, e.pos, 10)
+	}
+	if r.expand != nil {
+		x[42] = div(r.expand[e.pos], r.maxExpand)
 	}
 	if r.q.list {
 		x[27], x[28], x[29], x[30], x[31] = 1, x[10], x[12], x[22], x[6]
 	}
-	return x
 }
 
 // neighbourExpansion returns the query's terms plus the stems of the expandK
-// nearest table words (cosine at least expandCos) of each query word. It
-// scans the whole table, O(table · dim) per query word: restricting the scan
-// to the store's own words was 2.5 times faster but cost about a point of
-// r_slate (docs/slate.md).
+// nearest table words (cosine at least expandCos) of each query word. With
+// the embedded table's precomputed neighbour lists this costs O(query words
+// · expandK · dim); a table without lists is scanned, O(table · dim) per
+// query word.
 func (s *Store) neighbourExpansion(q *query) []string {
 	out := append([]string(nil), q.terms...)
-	have := map[string]bool{}
-	for _, t := range q.terms {
-		have[t] = true
-	}
 	for _, w := range q.content {
 		for _, n := range s.table.Neighbours(w, expandK, expandCos) {
 			if text.IsStopword(n) {
 				continue
 			}
-			if t := text.Stem(n); !have[t] {
-				have[t] = true
+			if t := text.Stem(n); !slices.Contains(out, t) {
 				out = append(out, t)
 			}
 		}

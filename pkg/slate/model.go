@@ -1,12 +1,13 @@
 package slate
 
 import (
+	"cmp"
 	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"sync"
 )
 
@@ -29,6 +30,8 @@ type Model struct {
 	Parts    []Model   `json:"parts,omitempty"` // kind "ensemble": rank fusion of linear and gbdt parts
 	Note     string    `json:"note,omitempty"`
 	idx      []int
+	nodes    []node  // a gbdt's trees flattened by Validate (nil: use Trees)
+	roots    []int32 // each tree's root in nodes
 }
 
 // Validate checks the model's shape and binds its features to FeatureNames.
@@ -60,6 +63,7 @@ func (m *Model) Validate() error {
 				return fmt.Errorf("trees[%d]: %w", i, err)
 			}
 		}
+		m.flatten()
 		return nil
 	default:
 		return fmt.Errorf("kind: want \"linear\", \"gbdt\" or \"ensemble\", got %q", m.Kind)
@@ -109,6 +113,12 @@ func (m *Model) bind() error {
 func (m *Model) Score(x []float64) float64 {
 	s := m.Bias
 	if m.Kind == "gbdt" {
+		if m.nodes != nil {
+			for _, r := range m.roots {
+				s += m.evalFlat(r, x)
+			}
+			return s
+		}
 		for i := range m.Trees {
 			s += m.Trees[i].eval(m, x)
 		}
@@ -127,30 +137,58 @@ func (m *Model) Score(x []float64) float64 {
 // O(parts · n log n) plus the parts' scoring.
 func (m *Model) ScoreAll(xs [][]float64, keys []int) []float64 {
 	out := make([]float64, len(xs))
+	if m.Kind == "gbdt" && m.nodes != nil {
+		// Tree by tree over all candidates (each candidate's sum in tree
+		// order, as Score), so that candidates' walks overlap in the CPU.
+		for i := range out {
+			out[i] = m.Bias
+		}
+		for _, r := range m.roots {
+			for i, x := range xs {
+				out[i] += m.evalFlat(r, x)
+			}
+		}
+		return out
+	}
 	if m.Kind != "ensemble" {
 		for i, x := range xs {
 			out[i] = m.Score(x)
 		}
 		return out
 	}
+	out, _ = m.scoreParts(xs, keys)
+	return out
+}
+
+// scoreParts is ScoreAll that also returns an ensemble's part scores (nil
+// for a single model), each part scored once.
+func (m *Model) scoreParts(xs [][]float64, keys []int) ([]float64, [][]float64) {
+	if m.Kind != "ensemble" {
+		return m.ScoreAll(xs, keys), nil
+	}
+	out := make([]float64, len(xs))
+	parts := make([][]float64, len(m.Parts))
+	idx := make([]int, len(xs))
 	for pi := range m.Parts {
 		sc := m.Parts[pi].ScoreAll(xs, keys)
-		idx := make([]int, len(xs))
+		parts[pi] = sc
 		for i := range idx {
 			idx[i] = i
 		}
-		sort.SliceStable(idx, func(a, b int) bool {
-			i, j := idx[a], idx[b]
-			if sc[i] != sc[j] {
-				return sc[i] > sc[j]
+		slices.SortFunc(idx, func(i, j int) int {
+			switch {
+			case sc[i] > sc[j]:
+				return -1
+			case sc[i] < sc[j]:
+				return 1
 			}
-			return keys[i] < keys[j]
+			return cmp.Compare(keys[i], keys[j])
 		})
 		for r, i := range idx {
 			out[i] += 1 / float64(10+r)
 		}
 	}
-	return out
+	return out, parts
 }
 
 // Contributions returns each feature's term of the score, by name.

@@ -3,7 +3,6 @@ package slate
 import (
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 
 	"github.com/recmem/recmem/pkg/text"
@@ -16,6 +15,7 @@ type query struct {
 	words    []string // all lowercased words
 	content  []string // lowercased words without stop words
 	keys     []string // index terms of numbers, capitalized names and rare words
+	keyTerm  []int    // each key's index in terms
 	temporal bool     // asks when, how long, or about an order of events
 	recent   bool     // asks about the latest or current state
 	list     bool     // asks for several things ("What activities...", "Which cities...")
@@ -93,10 +93,11 @@ func analyse(s *Store, q string, at int64) *query {
 		}
 	}
 	n := float64(s.units.Len())
-	for _, t := range a.terms {
+	for i, t := range a.terms {
 		df := float64(s.units.DF(t))
 		if caps[t] || (df > 0 && df <= 0.01*n+1) {
 			a.keys = append(a.keys, t)
+			a.keyTerm = append(a.keyTerm, i)
 		}
 	}
 	return a
@@ -148,13 +149,13 @@ var months = map[string]int{"january": 1, "february": 2, "march": 3, "april": 4,
 	"july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12}
 
 // dateMatch is 1 when the question names a month or a year and the unit's date
-// (seconds since the epoch, 0 unknown) has it (both when both are named).
-func (q *query) dateMatch(at int64) float64 {
-	if at == 0 || (q.month == 0 && q.year == 0) {
+// has it (both when both are named); 0 for a unit without a date (or dated at
+// the epoch itself).
+func (q *query) dateMatch(e *entry) float64 {
+	if e.time == 0 || (q.month == 0 && q.year == 0) {
 		return 0
 	}
-	t := time.Unix(at, 0).UTC()
-	if (q.month != 0 && int(t.Month()) != q.month) || (q.year != 0 && t.Year() != q.year) {
+	if (q.month != 0 && e.month != q.month) || (q.year != 0 && e.year != q.year) {
 		return 0
 	}
 	return 1

@@ -1,9 +1,11 @@
 package slate
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -89,10 +91,13 @@ type Result struct {
 	PoolIDs []string `json:"pool_ids,omitempty"`
 }
 
-// Select builds the slate for req. speakers lists names that may be named in a
-// question (empty: the store's distinct speakers). Cost: O(terms' postings +
-// units · dim) to retrieve, O(pool · words²· dim) for features, O(pool log pool)
-// to rank and fill.
+// Select builds the slate for req; a speaker of the store's units is named
+// when a word of the question is a word of the speaker's name. It only reads
+// the store. Cost: O(postings of the query terms + units · dim + vocabulary ·
+// query words · dim + words of all units · query words) to retrieve, each
+// ranked list O(units + d log d) for its depth d (rankDepth), O(pool · (query
+// terms · unit terms + trees)) for features and the ranker, O(pool log pool)
+// to fill.
 func (s *Store) Select(req Request) (*Result, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
@@ -124,15 +129,17 @@ func (s *Store) Select(req Request) (*Result, error) {
 		return res, nil
 	}
 	q := analyse(s, req.Query, at)
-	r := s.retrieve(q, ranker == "learned")
-	cands := s.pool(r, n, s.speakers(), ranker == "learned")
+	r := s.retrieve(q, ranker == "learned", n)
+	cands := s.pool(r, n, ranker == "learned")
 	res.Pool = len(cands)
 	if req.WithPool {
-		for _, c := range cands {
-			res.PoolIDs = append(res.PoolIDs, c.e.u.ID)
+		res.PoolIDs = make([]string, len(cands))
+		for i, c := range cands {
+			res.PoolIDs[i] = c.e.u.ID
 		}
 	}
 	explain := false
+	var lin *Model
 	switch ranker {
 	case "learned":
 		xs := make([][]float64, len(cands))
@@ -140,92 +147,96 @@ func (s *Store) Select(req Request) (*Result, error) {
 		for i, c := range cands {
 			xs[i], keys[i] = c.x, c.e.key
 		}
-		for i, v := range m.ScoreAll(xs, keys) {
+		total, parts := m.scoreParts(xs, keys)
+		flat := make([]float64, len(parts)*len(cands))
+		for i, v := range total {
 			cands[i].score = v
-		}
-		if m.Kind == "ensemble" {
-			for p := range m.Parts {
-				for i, v := range m.Parts[p].ScoreAll(xs, keys) {
-					cands[i].parts = append(cands[i].parts, v)
+			if len(parts) > 0 {
+				cands[i].parts = flat[i*len(parts) : (i+1)*len(parts) : (i+1)*len(parts)]
+				for p := range parts {
+					cands[i].parts[p] = parts[p][i]
 				}
 			}
 		}
 		explain = true
+		lin = m
+		for p := range m.Parts {
+			if m.Parts[p].Kind == "linear" {
+				lin = &m.Parts[p]
+			}
+		}
 	case "rrf":
 		for _, c := range cands {
 			c.score = -float64(c.fused)
 		}
 		cands = retrieved(cands)
 	case "bm25":
-		cands = s.allScored(r, func(e *entry) (float64, bool) { v, ok := r.bm25[e.key]; return v, ok })
+		// A unit holding a query term scores above 0 (every IDF is positive).
+		cands = s.allScored(func(e *entry) (float64, bool) { return r.bm25[e.pos], r.bm25[e.pos] > 0 })
 	case "dense":
-		cands = s.allScored(r, func(e *entry) (float64, bool) { return r.dense[e.key], true })
+		cands = s.allScored(func(e *entry) (float64, bool) { return r.dense[e.pos], true })
 	case "recency":
 		cands = s.byRecency()
 	case "adaptive_k":
-		cands = adaptiveK(s.allScored(r, func(e *entry) (float64, bool) { return r.dense[e.key], true }), n)
+		cands = adaptiveK(s.allScored(func(e *entry) (float64, bool) { return r.dense[e.pos], true }), n)
 	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].score != cands[j].score {
-			return cands[i].score > cands[j].score
+	slices.SortStableFunc(cands, func(a, b *candidate) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
 		}
-		return cands[i].e.key < cands[j].e.key
+		return cmp.Compare(a.e.key, b.e.key)
 	})
-	var chosen []Chosen
-	var keys []int
+	type pick struct {
+		c    *candidate
+		rank int
+	}
+	var picks []pick
 	for i, c := range cands {
 		t := c.e.tokens
 		if res.Tokens+t > budget {
 			continue
 		}
 		res.Tokens += t
-		ch := Chosen{ID: c.e.u.ID, Session: c.e.u.Session, Line: c.e.u.Render(), Tokens: t, Rank: i + 1,
+		picks = append(picks, pick{c, i + 1})
+	}
+	// Chronological order: by time, then insertion.
+	slices.SortStableFunc(picks, func(a, b pick) int {
+		if c := cmp.Compare(a.c.e.time, b.c.e.time); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.c.e.key, b.c.e.key)
+	})
+	res.Units = make([]Chosen, len(picks))
+	for k, p := range picks {
+		c := p.c
+		ch := &res.Units[k]
+		*ch = Chosen{ID: c.e.u.ID, Session: c.e.u.Session, Line: c.e.line, Tokens: c.e.tokens, Rank: p.rank,
 			Score: round6(c.score), Reason: "retrieved"}
 		if c.context {
 			ch.Reason = "context"
 		}
-		if explain {
-			ch.Features = map[string]float64{}
-			for j, f := range FeatureNames {
-				ch.Features[f] = round6(c.x[j])
-			}
-			lin := m
-			for p := range m.Parts {
-				if m.Parts[p].Kind == "linear" {
-					lin = &m.Parts[p]
-				}
-			}
-			if lin.Kind == "linear" {
-				ch.Contributions = map[string]float64{}
-				for f, v := range lin.Contributions(c.x) {
-					ch.Contributions[f] = round6(v)
-				}
-			}
-			for _, v := range c.parts {
-				ch.PartScores = append(ch.PartScores, round6(v))
+		if !explain {
+			continue
+		}
+		ch.Features = make(map[string]float64, len(FeatureNames))
+		for j, f := range FeatureNames {
+			ch.Features[f] = round6(c.x[j])
+		}
+		if lin.Kind == "linear" {
+			ch.Contributions = make(map[string]float64, len(lin.idx))
+			for i, j := range lin.idx {
+				ch.Contributions[lin.Features[i]] = round6(lin.Weights[i] * (c.x[j] - lin.Mean[i]) / lin.Scale[i])
 			}
 		}
-		chosen = append(chosen, ch)
-		keys = append(keys, c.e.key)
-	}
-	// Chronological order: by time, then insertion.
-	byKey := map[int]*entry{}
-	for _, e := range s.entries {
-		byKey[e.key] = e
-	}
-	idx := make([]int, len(chosen))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		ea, eb := byKey[keys[idx[a]]], byKey[keys[idx[b]]]
-		if ea.time != eb.time {
-			return ea.time < eb.time
+		if len(c.parts) > 0 {
+			ch.PartScores = make([]float64, len(c.parts))
+			for i, v := range c.parts {
+				ch.PartScores[i] = round6(v)
+			}
 		}
-		return ea.key < eb.key
-	})
-	for _, i := range idx {
-		res.Units = append(res.Units, chosen[i])
 	}
 	return res, nil
 }
@@ -242,7 +253,7 @@ func retrieved(cs []*candidate) []*candidate {
 
 // allScored ranks every unit with a score by one signal (the single-signal
 // baselines), features left empty.
-func (s *Store) allScored(r *retrieval, f func(*entry) (float64, bool)) []*candidate {
+func (s *Store) allScored(f func(*entry) (float64, bool)) []*candidate {
 	var out []*candidate
 	for _, e := range s.entries {
 		if v, ok := f(e); ok {
@@ -283,18 +294,6 @@ func adaptiveK(cs []*candidate, n int) []*candidate {
 		}
 	}
 	return cs[:k]
-}
-
-func (s *Store) speakers() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, e := range s.entries {
-		if sp := e.u.Speaker; sp != "" && !seen[sp] {
-			seen[sp] = true
-			out = append(out, sp)
-		}
-	}
-	return out
 }
 
 func round6(x float64) float64 {

@@ -220,3 +220,31 @@ func TestModelValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestFlattenedTreesMatch(t *testing.T) {
+	// One tree: x[bm25] < 0.5 ? (x[dense] < 0.2 ? 1 : 2) : 3, nodes stored
+	// depth first (0, 1, 2, 3, 4), so flattening must reorder them.
+	tr := Tree{Feature: []int{0, 1, -1, -1, -1}, Threshold: []float64{0.5, 0.2, 0, 0, 0},
+		Left: []int{1, 2, 0, 0, 0}, Right: []int{4, 3, 0, 0, 0}, Value: []float64{0, 0, 1, 2, 3}}
+	m := Model{Kind: "gbdt", Features: []string{"bm25", "dense"}, Bias: 0.25, Trees: []Tree{tr, tr}}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if m.nodes == nil {
+		t.Fatal("not flattened")
+	}
+	x := make([]float64, len(FeatureNames))
+	for _, c := range []struct{ bm25, dense, want float64 }{
+		{0.1, 0.1, 0.25 + 2*1}, {0.1, 0.2, 0.25 + 2*2}, {0.5, 0, 0.25 + 2*3}, {0.9, 0.9, 0.25 + 2*3},
+	} {
+		x[0], x[2] = c.bm25, c.dense
+		flat := m.Score(x)
+		nodes := m.nodes
+		m.nodes = nil
+		tree := m.Score(x)
+		m.nodes = nodes
+		if flat != c.want || tree != c.want {
+			t.Errorf("bm25 %v dense %v: flattened %v, trees %v, want %v", c.bm25, c.dense, flat, tree, c.want)
+		}
+	}
+}

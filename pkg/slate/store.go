@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/recmem/recmem/pkg/lexical"
 	"github.com/recmem/recmem/pkg/text"
@@ -18,36 +22,60 @@ import (
 //
 // A Store encodes as the JSON array of its units in insertion order.
 type Store struct {
-	entries []*entry
-	byID    map[string]*entry
-	sess    map[string]*session
-	units   *lexical.Index // doc = entry key
-	sessIx  *lexical.Index // doc = session key
-	next    int            // next entry key
-	nextS   int            // next session key
-	table   *vector.Table
+	entries  []*entry // in insertion order; entries[i].pos == i
+	byID     map[string]*entry
+	sess     map[string]*session
+	sessions []*session     // in order of creation; sessions[i].pos == i
+	byKey    []*entry       // entry key -> entry (nil once deleted)
+	sessKey  []*session     // session key -> session (nil once emptied)
+	units    *lexical.Index // doc = entry key
+	sessIx   *lexical.Index // doc = session key
+	next     int            // next entry key
+	nextS    int            // next session key
+	table    *vector.Table
+	// The vocabulary: every content word any unit has held, with its vector,
+	// so that word alignment compares a query word with each distinct word
+	// once per request instead of once per occurrence.
+	vocab map[string]int32
+	vvecs []float64 // word id · dim ..., the table's float32 vectors widened
+	// Speakers by id, with how many units each holds now.
+	spk      map[string]int32
+	spkNames []string
+	spkWords [][]string // the lowercased words of each speaker's name
+	spkUnits []int
+	// sessOrder holds the sessions' positions in time, by session position
+	// (sessionPositions), recomputed after every change.
+	sessOrder []float64
 }
 
 type entry struct {
 	u     Unit
 	key   int
+	pos   int      // index in Store.entries
+	sidx  int      // index in its session's entries
 	terms []string // index terms (stemmed, no stop words)
 	words []string // lowercased content words (no stop words), for vectors
+	uwids []int32  // vocabulary ids of the distinct words
 	vec   []float32
-	vecs  [][]float32 // one per word of words (views into the table, or hashed)
-	time  int64       // seconds since the epoch; 0 without a time
+	time  int64 // seconds since the epoch; 0 without a time
 	s     *session
+	spk   int32 // speaker id (-1 without a speaker)
 	// Cached per-unit facts for features and the fill.
+	line        string // the unit rendered (Unit.Render)
 	tokens      int
 	timeWord    bool // mentions a time (hasTimeWord)
 	firstPerson bool // says I, my, me, we, our...
 	question    bool // ends with a question mark
+	hasQMark    bool // holds a question mark anywhere
+	month, year int  // of time (0 without one)
 }
 
 type session struct {
 	id      string
 	key     int
-	entries []*entry // in insertion order
+	pos     int       // index in Store.sessions
+	entries []*entry  // in insertion order
+	mean    []float32 // normalized sum of the entries' vectors (nil: stale until refresh)
 }
 
 // NewStore returns an empty store using the embedded word vectors.
@@ -59,7 +87,8 @@ func NewStoreWithTable(t *vector.Table) *Store { return newStore(t) }
 
 func newStore(t *vector.Table) *Store {
 	return &Store{byID: map[string]*entry{}, sess: map[string]*session{},
-		units: lexical.New(lexical.Config{}), sessIx: lexical.New(lexical.Config{}), table: t}
+		units: lexical.New(lexical.Config{}), sessIx: lexical.New(lexical.Config{}), table: t,
+		vocab: map[string]int32{}, spk: map[string]int32{}}
 }
 
 // Len is the number of units.
@@ -94,14 +123,17 @@ func (s *Store) Add(units []Unit) error {
 	for _, u := range units {
 		s.add(u)
 	}
+	s.refresh()
 	return nil
 }
 
 func (s *Store) add(u Unit) {
-	e := &entry{u: u, key: s.next}
+	e := &entry{u: u, key: s.next, pos: len(s.entries), spk: -1}
 	s.next++
 	if u.Time != "" {
 		e.time, _ = ParseTime(u.Time)
+		t := time.Unix(e.time, 0).UTC()
+		e.month, e.year = int(t.Month()), t.Year()
 	}
 	e.terms = text.Terms(u.Text)
 	all := text.Words(u.Text)
@@ -113,23 +145,53 @@ func (s *Store) add(u Unit) {
 			e.firstPerson = true
 		}
 	}
-	e.tokens = u.Tokens()
+	e.line = u.Render()
+	e.tokens = (utf8.RuneCountInString(e.line) + 3) / 4 // Unit.Tokens
 	e.timeWord = hasTimeWord(all)
 	e.question = strings.HasSuffix(strings.TrimSpace(u.Text), "?")
+	e.hasQMark = strings.Contains(u.Text, "?")
 	e.vec = s.table.Sentence(e.words)
 	for _, w := range e.words {
-		v, _ := s.table.Word(w)
-		e.vecs = append(e.vecs, v)
+		id, ok := s.vocab[w]
+		if !ok {
+			id = int32(len(s.vocab))
+			s.vocab[w] = id
+			v, _ := s.table.Word(w)
+			for _, x := range v {
+				s.vvecs = append(s.vvecs, float64(x))
+			}
+		}
+		if !slices.Contains(e.uwids, id) {
+			e.uwids = append(e.uwids, id)
+		}
+	}
+	if u.Speaker != "" {
+		id, ok := s.spk[u.Speaker]
+		if !ok {
+			id = int32(len(s.spkNames))
+			s.spk[u.Speaker] = id
+			s.spkNames = append(s.spkNames, u.Speaker)
+			s.spkWords = append(s.spkWords, text.Words(u.Speaker))
+			s.spkUnits = append(s.spkUnits, 0)
+		}
+		e.spk = id
+		s.spkUnits[id]++
 	}
 	ss := s.sess[u.Session]
 	if ss == nil {
-		ss = &session{id: u.Session, key: s.nextS}
+		ss = &session{id: u.Session, key: s.nextS, pos: len(s.sessions)}
 		s.nextS++
 		s.sess[u.Session] = ss
+		s.sessions = append(s.sessions, ss)
+		s.sessKey = append(s.sessKey, ss)
 	}
 	e.s = ss
+	e.sidx = len(ss.entries)
 	ss.entries = append(ss.entries, e)
+	ss.mean = nil
+	s.sessOrder = nil
 	s.entries = append(s.entries, e)
+	s.byKey = append(s.byKey, e)
 	s.byID[u.ID] = e
 	s.units.Add(e.key, e.terms)
 	s.sessIx.Add(ss.key, e.terms)
@@ -170,6 +232,7 @@ func (s *Store) remove(drop func(*entry) bool) int {
 	n := 0
 	for _, e := range s.entries {
 		if !drop(e) {
+			e.pos = len(kept)
 			kept = append(kept, e)
 			continue
 		}
@@ -178,62 +241,122 @@ func (s *Store) remove(drop func(*entry) bool) int {
 		_ = s.units.Remove(e.key, e.terms)
 		_ = s.sessIx.Remove(e.s.key, e.terms)
 		delete(s.byID, e.u.ID)
-		ss := e.s
-		for i, x := range ss.entries {
-			if x == e {
-				ss.entries = append(ss.entries[:i], ss.entries[i+1:]...)
-				break
-			}
+		s.byKey[e.key] = nil
+		if e.spk >= 0 {
+			s.spkUnits[e.spk]--
 		}
+		ss := e.s
+		ss.entries = append(ss.entries[:e.sidx], ss.entries[e.sidx+1:]...)
+		for i := e.sidx; i < len(ss.entries); i++ {
+			ss.entries[i].sidx = i
+		}
+		ss.mean = nil
 		if len(ss.entries) == 0 {
 			delete(s.sess, ss.id)
+			s.sessKey[ss.key] = nil
 		}
 	}
 	for i := len(kept); i < len(s.entries); i++ {
 		s.entries[i] = nil
 	}
 	s.entries = kept
+	if n > 0 {
+		live := s.sessions[:0]
+		for _, ss := range s.sessions {
+			if len(ss.entries) > 0 {
+				ss.pos = len(live)
+				live = append(live, ss)
+			}
+		}
+		clear(s.sessions[len(live):])
+		s.sessions = live
+		s.sessOrder = nil
+	}
+	s.refresh()
 	return n
 }
 
+// refresh recomputes the per-session caches that a change made stale, so that
+// Select only reads the store.
+func (s *Store) refresh() {
+	for _, ss := range s.sessions {
+		if ss.mean == nil {
+			ss.mean = s.sessionMean(ss)
+		}
+	}
+	s.sessOrder = s.sessionPositions()
+}
+
 // neighbours returns the units just before and after e in its session (nil
-// when there is none).
+// when there is none). Cost O(1).
 func (e *entry) neighbours() (prev, next *entry) {
 	es := e.s.entries
-	for i, x := range es {
-		if x == e {
-			if i > 0 {
-				prev = es[i-1]
-			}
-			if i+1 < len(es) {
-				next = es[i+1]
-			}
-			break
-		}
+	if e.sidx > 0 {
+		prev = es[e.sidx-1]
+	}
+	if e.sidx+1 < len(es) {
+		next = es[e.sidx+1]
 	}
 	return prev, next
 }
 
-// around returns the span turns before e and the span turns after it in its
-// session: [e-span .. e-1, e+1 .. e+span], nil where the session ends.
-func (e *entry) around(span int) []*entry {
-	out := make([]*entry, 2*span)
+// around fills out (of length 2·span) with the span turns before e and the
+// span turns after it in its session: [e-span .. e-1, e+1 .. e+span], nil
+// where the session ends. Cost O(span).
+func (e *entry) around(out []*entry) {
+	span := len(out) / 2
 	es := e.s.entries
-	for i, x := range es {
-		if x != e {
-			continue
+	i := e.sidx
+	for d := 1; d <= span; d++ {
+		out[span-d], out[span+d-1] = nil, nil
+		if i-d >= 0 {
+			out[span-d] = es[i-d]
 		}
-		for d := 1; d <= span; d++ {
-			if i-d >= 0 {
-				out[span-d] = es[i-d]
-			}
-			if i+d < len(es) {
-				out[span+d-1] = es[i+d]
-			}
+		if i+d < len(es) {
+			out[span+d-1] = es[i+d]
 		}
-		break
+	}
+}
+
+// sessionPositions returns each session's position in time, by session
+// position: 0 for the oldest to 1 for the newest (1 alone), sessions ordered
+// by the time of their first unit, then by that unit's place in the store.
+// Cost O(sessions · log sessions).
+func (s *Store) sessionPositions() []float64 {
+	type st struct {
+		pos  int
+		time int64
+		key  int
+	}
+	ss := make([]st, len(s.sessions))
+	for i, x := range s.sessions {
+		// The session's first unit in store order is its first entry.
+		ss[i] = st{i, x.entries[0].time, x.entries[0].key}
+	}
+	// In the order of the sessions' first units in the store, then stable by time.
+	sort.Slice(ss, func(i, j int) bool { return ss[i].key < ss[j].key })
+	sort.SliceStable(ss, func(i, j int) bool { return ss[i].time < ss[j].time })
+	out := make([]float64, len(ss))
+	for i, x := range ss {
+		if len(ss) > 1 {
+			out[x.pos] = float64(i) / float64(len(ss)-1)
+		} else {
+			out[x.pos] = 1
+		}
 	}
 	return out
+}
+
+// sessionMean returns the normalized sum of the session's unit vectors,
+// summed in float64 in session order. Cost O(units · dim).
+func (s *Store) sessionMean(ss *session) []float32 {
+	acc := make([]float64, s.table.Dim())
+	for _, e := range ss.entries {
+		for j, v := range e.vec {
+			acc[j] += float64(v)
+		}
+	}
+	return vector.Normalize(acc)
 }
 
 // MarshalJSON encodes the store as the array of its units in insertion order.

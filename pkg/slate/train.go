@@ -33,8 +33,8 @@ func (s *Store) Candidates(query, date string, pool int) ([]Candidate, error) {
 	if date != "" {
 		at, _ = ParseTime(date)
 	}
-	r := s.retrieve(analyse(s, query, at), true)
-	cs := s.pool(r, pool, s.speakers(), true)
+	r := s.retrieve(analyse(s, query, at), true, pool)
+	cs := s.pool(r, pool, true)
 	out := make([]Candidate, len(cs))
 	for i, c := range cs {
 		out[i] = Candidate{ID: c.e.u.ID, Key: c.e.key, Tokens: c.e.tokens, Context: c.context, X: c.x}

@@ -1,0 +1,129 @@
+package slate
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// plainResult and plainChosen have Result's and Chosen's fields without the
+// MarshalJSON method: encoding/json's own encoding, the reference.
+type plainChosen Chosen
+
+type plainResult struct {
+	Ranker  string        `json:"ranker"`
+	Budget  int           `json:"budget"`
+	Tokens  int           `json:"tokens"`
+	Pool    int           `json:"pool"`
+	Units   []plainChosen `json:"units"`
+	PoolIDs []string      `json:"pool_ids,omitempty"`
+}
+
+func plain(r Result) plainResult {
+	p := plainResult{Ranker: r.Ranker, Budget: r.Budget, Tokens: r.Tokens, Pool: r.Pool, PoolIDs: r.PoolIDs}
+	if r.Units != nil {
+		p.Units = []plainChosen{}
+	}
+	for _, c := range r.Units {
+		p.Units = append(p.Units, plainChosen(c))
+	}
+	return p
+}
+
+func TestMarshalJSONMatchesEncodingJSON(t *testing.T) {
+	feats := map[string]float64{}
+	for i, f := range FeatureNames {
+		feats[f] = round6(float64(i)*0.1234567 - 2)
+	}
+	for _, r := range []Result{
+		{Ranker: "learned", Units: nil},
+		{Ranker: "bm25", Budget: 10, Tokens: 7, Pool: 3, Units: []Chosen{}},
+		{Ranker: `q"\<>&`, Units: []Chosen{{ID: "a\u2028b\u2029c", Session: "s\x00\x1f\x7f\b\f\n\r\t", Line: "caf\xe9 \xff ok é 😀 </script>",
+			Tokens: -3, Rank: 1, Score: -0.0, Reason: "context", PartScores: []float64{}}}},
+		{Ranker: "learned", Units: []Chosen{{ID: "x", Score: 0.030488, Features: feats,
+			Contributions: map[string]float64{"z": 1e-7, "a": 1e21, "m": -1.5e-7, "b": 123456789.125, "c": 1e20, "d": math.Copysign(0, -1)},
+			PartScores:    []float64{3.91, -2.05, 0, 1e-6, 0.1, 2.5e-5, 999999999.999999}}}, PoolIDs: []string{"a", "<b>"}},
+	} {
+		want, err := json.Marshal(plain(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("json.Marshal:\ngot  %s\nwant %s", got, want)
+		}
+		if got, err := r.AppendJSON([]byte("x")); err != nil || string(got) != "x"+string(want) {
+			t.Errorf("AppendJSON:\ngot  %s\nwant x%s", got, want)
+		}
+		// Without HTML escaping, as an Encoder with SetEscapeHTML(false) writes.
+		var a, b strings.Builder
+		ea, eb := json.NewEncoder(&a), json.NewEncoder(&b)
+		ea.SetEscapeHTML(false)
+		eb.SetEscapeHTML(false)
+		if err := ea.Encode(r); err != nil {
+			t.Fatal(err)
+		}
+		if err := eb.Encode(plain(r)); err != nil {
+			t.Fatal(err)
+		}
+		if a.String() != b.String() {
+			t.Errorf("Encoder without HTML escaping:\ngot  %s\nwant %s", a.String(), b.String())
+		}
+	}
+	if _, err := json.Marshal(Result{Units: []Chosen{{Score: math.NaN()}}}); err == nil {
+		t.Error("NaN encoded")
+	}
+}
+
+func TestAppendJSONFloat(t *testing.T) {
+	tenth := 0.1 // not a constant: 0.1 + 0.2 is then rounded in float64
+	for _, c := range []struct {
+		f    float64
+		want string
+	}{
+		{0, "0"}, {math.Copysign(0, -1), "-0"}, {1, "1"}, {-2, "-2"}, {0.5, "0.5"}, {0.030488, "0.030488"},
+		{-0.000001, "-0.000001"}, {1e-7, "1e-7"}, {123.000001, "123.000001"}, {1e21, "1e+21"},
+		{1e20, "100000000000000000000"}, {tenth + 0.2, "0.30000000000000004"}, {2.5e-5, "0.000025"},
+	} {
+		got, err := appendJSONFloat(nil, c.f)
+		if err != nil || string(got) != c.want {
+			t.Errorf("appendJSONFloat(%v) = %q, %v; want %q", c.f, got, err, c.want)
+		}
+	}
+	// Every multiple of 1e-6 in a range agrees with strconv's shortest form.
+	for k := int64(-3000000); k <= 3000000; k += 997 {
+		f := float64(k) / 1e6
+		got, _ := appendJSONFloat(nil, f)
+		want, _ := json.Marshal(f)
+		if string(got) != string(want) {
+			t.Fatalf("%d: %s, want %s", k, got, want)
+		}
+	}
+}
+
+// TestMarshalJSONCoversFields fails when Result or Chosen gains a field that
+// the hand-written encoder (json.go) does not write yet.
+func TestMarshalJSONCoversFields(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		tags []string
+	}{
+		{Result{}, []string{"ranker", "budget", "tokens", "pool", "units", "pool_ids,omitempty"}},
+		{Chosen{}, []string{"id", "session", "line", "tokens", "rank", "score", "reason", "features,omitempty", "contributions,omitempty", "part_scores,omitempty"}},
+	} {
+		rt := reflect.TypeOf(c.v)
+		var tags []string
+		for i := range rt.NumField() {
+			tags = append(tags, rt.Field(i).Tag.Get("json"))
+		}
+		if !slices.Equal(tags, c.tags) {
+			t.Errorf("%s fields %q, json.go writes %q: update the encoder", rt.Name(), tags, c.tags)
+		}
+	}
+}
