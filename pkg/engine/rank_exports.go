@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"unicode/utf8"
 
 	"github.com/recmem/recmem/pkg/catalog"
@@ -211,6 +210,7 @@ func encodeRanking(ranked []rank.Ranked, ranker string, weights map[string]float
 	b = append(b, `,"ranker":`...)
 	b = jsonenc.AppendString(b, ranker)
 	b = append(b, `,"ranking":[`...)
+	var err error
 	for i, r := range ranked {
 		if i > 0 {
 			b = append(b, ',')
@@ -220,33 +220,30 @@ func encodeRanking(ranked []rank.Ranked, ranker string, weights map[string]float
 		b = append(b, `,"rank":`...)
 		b = jsonenc.AppendInt(b, r.Rank)
 		b = append(b, `,"score":`...)
-		b = jsonenc.AppendFloat(b, r.Score)
+		if b, err = jsonenc.AppendFloat(b, r.Score); err != nil {
+			return nil, err
+		}
 		b = append(b, `,"explanation":`...)
-		b = appendExplanation(b, &r.Explanation)
+		if b, err = appendExplanation(b, &r.Explanation); err != nil {
+			return nil, err
+		}
 		b = append(b, '}')
 	}
-	b = append(b, `],"weights":{`...)
-	names := make([]string, 0, len(weights))
-	for k := range weights {
-		names = append(names, k)
+	b = append(b, `],"weights":`...)
+	if b, err = jsonenc.AppendFloatMap(b, weights); err != nil {
+		return nil, err
 	}
-	sort.Strings(names)
-	for i, k := range names {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonenc.AppendString(b, k)
-		b = append(b, ':')
-		b = jsonenc.AppendFloat(b, weights[k])
-	}
-	return append(b, "}}"...), nil
+	return append(b, '}'), nil
 }
 
 // appendExplanation writes an explanation tree as json.Marshal does
 // (children omitted when empty).
-func appendExplanation(b []byte, x *rank.Explanation) []byte {
+func appendExplanation(b []byte, x *rank.Explanation) ([]byte, error) {
 	b = append(b, `{"value":`...)
-	b = jsonenc.AppendFloat(b, x.Value)
+	b, err := jsonenc.AppendFloat(b, x.Value)
+	if err != nil {
+		return nil, err
+	}
 	b = append(b, `,"message":`...)
 	b = jsonenc.AppendString(b, x.Message)
 	if len(x.Children) > 0 {
@@ -255,9 +252,11 @@ func appendExplanation(b []byte, x *rank.Explanation) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendExplanation(b, &x.Children[i])
+			if b, err = appendExplanation(b, &x.Children[i]); err != nil {
+				return nil, err
+			}
 		}
 		b = append(b, ']')
 	}
-	return append(b, '}')
+	return append(b, '}'), nil
 }

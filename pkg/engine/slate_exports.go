@@ -113,6 +113,11 @@ func init() {
 		if req.Budget > MaxBudget {
 			return nil, fmt.Errorf("input.budget: %d tokens, more than the limit of %d", req.Budget, MaxBudget)
 		}
-		return e.units().Select(req)
+		res, err := e.units().Select(req)
+		if err != nil {
+			return nil, err
+		}
+		b, err := res.AppendJSON(make([]byte, 0, 4096))
+		return rawJSON(b), err
 	})
 }

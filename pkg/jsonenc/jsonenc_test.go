@@ -33,12 +33,45 @@ func TestAppendFloatByHand(t *testing.T) {
 	}{
 		{0, "0"}, {math.Copysign(0, -1), "-0"}, {1, "1"}, {-2.5, "-2.5"}, {0.1, "0.1"},
 		{1e-6, "0.000001"}, {9.99e-7, "9.99e-7"}, {1e21, "1e+21"}, {123456789, "123456789"},
-		{1e20, "100000000000000000000"}, {-1.5e-10, "-1.5e-10"}, {math.NaN(), "0"},
+		{1e20, "100000000000000000000"}, {-1.5e-10, "-1.5e-10"}, {0.030488, "0.030488"}, {-0.000001, "-0.000001"},
+		{123.000001, "123.000001"}, {2.5e-5, "0.000025"}, {1e-7, "1e-7"},
 	}
 	for _, tt := range tests {
-		if got := string(AppendFloat(nil, tt.in)); got != tt.want {
-			t.Errorf("AppendFloat(%v) = %s, want %s", tt.in, got, tt.want)
+		got, err := AppendFloat(nil, tt.in)
+		if err != nil || string(got) != tt.want {
+			t.Errorf("AppendFloat(%v) = %s, %v; want %s", tt.in, got, err, tt.want)
 		}
+	}
+	tenth := 0.1 // not a constant: 0.1 + 0.2 is then rounded in float64
+	if got, _ := AppendFloat(nil, tenth+0.2); string(got) != "0.30000000000000004" {
+		t.Errorf("AppendFloat(0.1+0.2) = %s", got)
+	}
+	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if _, err := AppendFloat(nil, f); err != ErrNonFinite {
+			t.Errorf("AppendFloat(%v): err %v, want ErrNonFinite", f, err)
+		}
+	}
+	// Every multiple of 1e-6 in a range (the fast path) agrees with
+	// encoding/json.
+	for k := int64(-3000000); k <= 3000000; k += 997 {
+		f := float64(k) / 1e6
+		got, _ := AppendFloat(nil, f)
+		want, _ := json.Marshal(f)
+		if string(got) != string(want) {
+			t.Fatalf("%d: %s, want %s", k, got, want)
+		}
+	}
+}
+
+func TestAppendFloatMap(t *testing.T) {
+	m := map[string]float64{"b": 0.5, "a<": -1e-7, "ä": 2}
+	got, err := AppendFloatMap(nil, m)
+	want, _ := json.Marshal(m)
+	if err != nil || string(got) != string(want) {
+		t.Errorf("AppendFloatMap = %s, %v; want %s", got, err, want)
+	}
+	if _, err := AppendFloatMap(nil, map[string]float64{"x": math.NaN()}); err != ErrNonFinite {
+		t.Errorf("NaN in a map: err %v", err)
 	}
 }
 
@@ -66,7 +99,7 @@ func TestAgainstEncodingJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := AppendFloat(nil, x); string(got) != string(want) {
+			if got, _ := AppendFloat(nil, x); string(got) != string(want) {
 				t.Fatalf("AppendFloat(%v) = %s, encoding/json %s", x, got, want)
 			}
 		}

@@ -81,32 +81,6 @@ func TestMarshalJSONMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-func TestAppendJSONFloat(t *testing.T) {
-	tenth := 0.1 // not a constant: 0.1 + 0.2 is then rounded in float64
-	for _, c := range []struct {
-		f    float64
-		want string
-	}{
-		{0, "0"}, {math.Copysign(0, -1), "-0"}, {1, "1"}, {-2, "-2"}, {0.5, "0.5"}, {0.030488, "0.030488"},
-		{-0.000001, "-0.000001"}, {1e-7, "1e-7"}, {123.000001, "123.000001"}, {1e21, "1e+21"},
-		{1e20, "100000000000000000000"}, {tenth + 0.2, "0.30000000000000004"}, {2.5e-5, "0.000025"},
-	} {
-		got, err := appendJSONFloat(nil, c.f)
-		if err != nil || string(got) != c.want {
-			t.Errorf("appendJSONFloat(%v) = %q, %v; want %q", c.f, got, err, c.want)
-		}
-	}
-	// Every multiple of 1e-6 in a range agrees with strconv's shortest form.
-	for k := int64(-3000000); k <= 3000000; k += 997 {
-		f := float64(k) / 1e6
-		got, _ := appendJSONFloat(nil, f)
-		want, _ := json.Marshal(f)
-		if string(got) != string(want) {
-			t.Fatalf("%d: %s, want %s", k, got, want)
-		}
-	}
-}
-
 // TestMarshalJSONCoversFields fails when Result or Chosen gains a field that
 // the hand-written encoder (json.go) does not write yet.
 func TestMarshalJSONCoversFields(t *testing.T) {
