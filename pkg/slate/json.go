@@ -1,8 +1,10 @@
 package slate
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/recmem/recmem/pkg/jsonenc"
 )
@@ -81,13 +83,13 @@ func (c *Chosen) appendJSON(b []byte, html bool) ([]byte, error) {
 	b = jsonenc.AppendStringHTML(b, c.Reason, html)
 	if len(c.Features) > 0 {
 		b = append(b, `,"features":`...)
-		if b, err = appendFeatureMap(b, c.Features, html); err != nil {
+		if b, err = appendValues(b, c.Features, html); err != nil {
 			return nil, err
 		}
 	}
 	if len(c.Contributions) > 0 {
 		b = append(b, `,"contributions":`...)
-		if b, err = appendFeatureMap(b, c.Contributions, html); err != nil {
+		if b, err = appendValues(b, c.Contributions, html); err != nil {
 			return nil, err
 		}
 	}
@@ -107,48 +109,103 @@ func (c *Chosen) appendJSON(b []byte, html bool) ([]byte, error) {
 }
 
 // sortedFeatureNames is FeatureNames in byte order, the order encoding/json
-// gives map keys; featureKeys are the same names quoted, with the colon.
+// gives map keys, and sortedFeatureIdx their positions in FeatureNames.
 var (
 	sortedFeatureNames = func() []string {
 		s := slices.Clone(FeatureNames)
 		slices.Sort(s)
 		return s
 	}()
-	featureKeys = func() [][]byte {
-		out := make([][]byte, len(sortedFeatureNames))
-		for i, k := range sortedFeatureNames {
-			out[i] = append(jsonenc.AppendString(nil, k), ':') // feature names have no HTML characters
+	sortedFeatureIdx = func() []int {
+		out := make([]int, len(sortedFeatureNames))
+		for i, f := range sortedFeatureNames {
+			out[i] = slices.Index(FeatureNames, f)
 		}
 		return out
 	}()
 )
 
-// appendFeatureMap appends m with its keys sorted. A map keyed by exactly the
-// feature names (the usual case) uses their presorted order.
-func appendFeatureMap(b []byte, m map[string]float64, html bool) ([]byte, error) {
-	start := len(b)
-	if len(m) == len(sortedFeatureNames) {
-		b = append(b, '{')
-		ok := true
-		for i, k := range sortedFeatureNames {
-			v, found := m[k]
-			if !found {
-				ok = false
-				break
-			}
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, featureKeys[i]...)
-			var err error
-			if b, err = jsonenc.AppendFloat(b, v); err != nil {
-				return nil, err
-			}
-		}
-		if ok {
-			return append(b, '}'), nil
-		}
-		b = b[:start]
+// Values are named numbers in order of name: a chosen unit's features, or
+// their contributions to its score. They encode as the JSON object a
+// map[string]float64 encodes as (keys sorted), and decode from any JSON
+// object of numbers; building and encoding them hashes nothing, which
+// matters inside WebAssembly.
+type Values []Value
+
+// Value is one named number.
+type Value struct {
+	Name  string
+	Value float64
+	// feature is 1 + the position of Name in FeatureNames when Select set
+	// it (0 otherwise): the encoder then copies the name's encoded key.
+	feature int16
+}
+
+// featureKeys are FeatureNames encoded as JSON object keys, colon included
+// (feature names hold no character that needs escaping).
+var featureKeys = func() [][]byte {
+	out := make([][]byte, len(FeatureNames))
+	for j, f := range FeatureNames {
+		out[j] = append(jsonenc.AppendString(nil, f), ':')
 	}
-	return jsonenc.AppendFloatMapHTML(b, m, html)
+	return out
+}()
+
+// Get returns the value named name. O(log len(v)).
+func (v Values) Get(name string) (float64, bool) {
+	i, ok := slices.BinarySearchFunc(v, name, func(x Value, n string) int { return strings.Compare(x.Name, n) })
+	if !ok {
+		return 0, false
+	}
+	return v[i].Value, true
+}
+
+// Map returns the values as a map.
+func (v Values) Map() map[string]float64 {
+	m := make(map[string]float64, len(v))
+	for _, x := range v {
+		m[x.Name] = x.Value
+	}
+	return m
+}
+
+// MarshalJSON encodes v as a JSON object, keys in order (see appendValues).
+func (v Values) MarshalJSON() ([]byte, error) { return appendValues(nil, v, false) }
+
+// UnmarshalJSON decodes a JSON object of numbers, sorting it by name.
+func (v *Values) UnmarshalJSON(b []byte) error {
+	var m map[string]float64
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	out := make(Values, 0, len(m))
+	for k, x := range m {
+		out = append(out, Value{Name: k, Value: x})
+	}
+	slices.SortFunc(out, func(a, b Value) int { return strings.Compare(a.Name, b.Name) })
+	*v = out
+	return nil
+}
+
+// appendValues appends v as a JSON object in its order (by name, as Select
+// builds it and UnmarshalJSON sorts it; a Values built by hand out of order
+// encodes in that order).
+func appendValues(b []byte, v Values, html bool) ([]byte, error) {
+	b = append(b, '{')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if x.feature > 0 {
+			b = append(b, featureKeys[x.feature-1]...)
+		} else {
+			b = jsonenc.AppendStringHTML(b, x.Name, html)
+			b = append(b, ':')
+		}
+		var err error
+		if b, err = jsonenc.AppendFloat(b, x.Value); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -30,6 +31,7 @@ type Model struct {
 	Parts    []Model   `json:"parts,omitempty"` // kind "ensemble": rank fusion of linear and gbdt parts
 	Note     string    `json:"note,omitempty"`
 	idx      []int
+	byName   []int   // positions in Features, in order of name (explanations list them so)
 	nodes    []node  // a gbdt's trees flattened by Validate (nil: use Trees)
 	roots    []int32 // each tree's root in nodes
 }
@@ -88,7 +90,17 @@ func (m *Model) Validate() error {
 		idx[i] = j
 	}
 	m.idx = idx
+	m.sortByName()
 	return nil
+}
+
+// sortByName lists the positions of the model's features in order of name.
+func (m *Model) sortByName() {
+	m.byName = make([]int, len(m.Features))
+	for i := range m.byName {
+		m.byName[i] = i
+	}
+	slices.SortFunc(m.byName, func(a, b int) int { return strings.Compare(m.Features[a], m.Features[b]) })
 }
 
 // bind maps the model's feature names to positions in FeatureNames.
@@ -105,6 +117,7 @@ func (m *Model) bind() error {
 		}
 		m.idx[i] = j
 	}
+	m.sortByName()
 	return nil
 }
 

@@ -64,18 +64,18 @@ func (r *Request) Validate() error {
 
 // Chosen is one unit of the slate with the reason it is there.
 type Chosen struct {
-	ID       string             `json:"id"`
-	Session  string             `json:"session"`
-	Line     string             `json:"line"`   // the rendered unit, "[date] speaker: text"
-	Tokens   int                `json:"tokens"` // ceil(characters of Line / 4)
-	Rank     int                `json:"rank"`   // 1 is the ranker's best
-	Score    float64            `json:"score"`  // the ranker's score (rounded to 1e-6)
-	Reason   string             `json:"reason"` // "retrieved" or "context" (a neighbour of a retrieved unit)
-	Features map[string]float64 `json:"features,omitempty"`
+	ID       string  `json:"id"`
+	Session  string  `json:"session"`
+	Line     string  `json:"line"`   // the rendered unit, "[date] speaker: text"
+	Tokens   int     `json:"tokens"` // ceil(characters of Line / 4)
+	Rank     int     `json:"rank"`   // 1 is the ranker's best
+	Score    float64 `json:"score"`  // the ranker's score (rounded to 1e-6)
+	Reason   string  `json:"reason"` // "retrieved" or "context" (a neighbour of a retrieved unit)
+	Features Values  `json:"features,omitempty"`
 	// Contributions are each feature's term of a linear model's score
 	// (weight · standardized value; score = bias + their sum), or of the
 	// linear part of an ensemble.
-	Contributions map[string]float64 `json:"contributions,omitempty"`
+	Contributions Values `json:"contributions,omitempty"`
 	// PartScores are an ensemble's part scores (linear, then trees); the
 	// ensemble's score sums 1 / (10 + the unit's rank by each part).
 	PartScores []float64 `json:"part_scores,omitempty"`
@@ -221,14 +221,15 @@ func (s *Store) Select(req Request) (*Result, error) {
 		if !explain {
 			continue
 		}
-		ch.Features = make(map[string]float64, len(FeatureNames))
-		for j, f := range FeatureNames {
-			ch.Features[f] = round6(c.x[j])
+		ch.Features = make(Values, len(sortedFeatureNames))
+		for i, j := range sortedFeatureIdx {
+			ch.Features[i] = Value{sortedFeatureNames[i], round6(c.x[j]), int16(j + 1)}
 		}
 		if lin.Kind == "linear" {
-			ch.Contributions = make(map[string]float64, len(lin.idx))
-			for i, j := range lin.idx {
-				ch.Contributions[lin.Features[i]] = round6(lin.Weights[i] * (c.x[j] - lin.Mean[i]) / lin.Scale[i])
+			ch.Contributions = make(Values, len(lin.byName))
+			for k, i := range lin.byName {
+				j := lin.idx[i]
+				ch.Contributions[k] = Value{lin.Features[i], round6(lin.Weights[i] * (c.x[j] - lin.Mean[i]) / lin.Scale[i]), int16(j + 1)}
 			}
 		}
 		if len(c.parts) > 0 {

@@ -74,16 +74,26 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	export := args[0]
-	if err := fs.Parse(args[1:]); err != nil {
-		return 2
+	// Flags may come before or after the input (flag stops at the first
+	// argument that is not a flag, so parse the rest again after it).
+	var positional []string
+	for rest := args[1:]; ; {
+		if err := fs.Parse(rest); err != nil {
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		rest = fs.Args()[1:]
 	}
 	var input []byte
 	switch {
-	case fs.NArg() > 1:
+	case len(positional) > 1:
 		fmt.Fprintln(stderr, "recmem call: give the input once, as one argument or with --in")
 		return 2
-	case fs.NArg() == 1:
-		input = []byte(fs.Arg(0))
+	case len(positional) == 1:
+		input = []byte(positional[0])
 	case *inFile == "-":
 		b, err := io.ReadAll(os.Stdin)
 		if err != nil {
