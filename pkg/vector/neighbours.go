@@ -123,3 +123,12 @@ func parseNeighbourLists(b []byte, n int, tableHash uint64) (*neighbourLists, er
 	}
 	return nl, nil
 }
+
+// embeddedTableHash is the table hash a neighbour-lists file records (0 if
+// it is too short to hold one).
+func embeddedTableHash(b []byte) uint64 {
+	if len(b) < 18 {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(b[10:])
+}

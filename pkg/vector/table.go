@@ -17,6 +17,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 //go:embed glove.bin
@@ -35,6 +36,12 @@ type Table struct {
 	// every sentence vector (SIF's common component).
 	common []float32
 	lists  *neighbourLists // precomputed nearest words, nil if none
+	// A table parsed lazily (the embedded one) dequantizes a word's vector
+	// on its first use: quant holds the int8 components and ready[r] turns 1
+	// once data holds word r's vector (written under mu, read after ready).
+	quant []byte
+	ready []atomic.Uint32
+	mu    sync.Mutex
 }
 
 // Parse reads a table in the format written by scripts/embeddings/generate.js.
@@ -57,19 +64,7 @@ func Parse(b []byte) (*Table, error) {
 	q := b[14+l:]
 	for i, w := range words {
 		t.index[w] = int32(i)
-		v := t.data[i*dim : (i+1)*dim]
-		var ss float64
-		for j := range v {
-			x := float64(int8(q[i*dim+j]))
-			ss += x * x
-		}
-		if ss == 0 {
-			continue
-		}
-		inv := 1 / math.Sqrt(ss)
-		for j := range v {
-			v[j] = float32(float64(int8(q[i*dim+j])) * inv)
-		}
+		dequantize(t.data[i*dim:(i+1)*dim:(i+1)*dim], q[i*dim:(i+1)*dim:(i+1)*dim])
 	}
 	common := make([]float64, dim)
 	for i := 0; i < n; i++ {
@@ -82,6 +77,51 @@ func Parse(b []byte) (*Table, error) {
 	return t, nil
 }
 
+// dequantize writes the unit vector of the int8 components q into v (zero
+// for an all-zero q).
+func dequantize(v []float32, q []byte) {
+	// The sum of squares of int8 components is an integer well below 2^53:
+	// summing in int32 gives the float64 sum's exact value, at integer speed.
+	var ss int32
+	for _, c := range q {
+		x := int32(int8(c))
+		ss += x * x
+	}
+	if ss == 0 {
+		return
+	}
+	inv := 1 / math.Sqrt(float64(ss))
+	for j, c := range q {
+		v[j] = float32(float64(int8(c)) * inv)
+	}
+}
+
+// parseLazy reads a table like Parse but leaves each word's vector to be
+// dequantized on first use, and takes the common component as given (it is
+// a function of all vectors): what a cold start needs is the word index.
+// Cost O(words) now, O(dim) per word on its first use.
+func parseLazy(b []byte, common []float32) (*Table, error) {
+	if len(b) < 14 || string(b[:4]) != "RMWV" || b[4] != 1 {
+		return nil, errors.New("vector: not a version 1 RMWV table")
+	}
+	dim := int(b[5])
+	n := int(binary.LittleEndian.Uint32(b[6:]))
+	l := int(binary.LittleEndian.Uint32(b[10:]))
+	if dim == 0 || len(b) != 14+l+n*dim || len(common) != dim {
+		return nil, fmt.Errorf("vector: table size %d does not match header (n=%d, dim=%d, words=%d bytes)", len(b), n, dim, l)
+	}
+	words := strings.Split(string(b[14:14+l]), "\n")
+	if len(words) != n {
+		return nil, fmt.Errorf("vector: %d words listed, header says %d", len(words), n)
+	}
+	t := &Table{dim: dim, index: make(map[string]int32, n), words: words, data: make([]float32, n*dim),
+		common: common, quant: b[14+l:], ready: make([]atomic.Uint32, n)}
+	for i, w := range words {
+		t.index[w] = int32(i)
+	}
+	return t, nil
+}
+
 var (
 	defaultOnce  sync.Once
 	defaultTable *Table
@@ -91,13 +131,14 @@ var (
 // parsed on first use (a few milliseconds).
 func Default() *Table {
 	defaultOnce.Do(func() {
-		t, err := Parse(gloveBin)
+		t, err := parseLazy(gloveBin, embeddedCommon[:])
 		if err != nil {
 			panic(err) // the embedded file is generated and tested
 		}
-		// The lists are generated from glove.bin and tested against it; lists
-		// of another table are refused, and Neighbours then scans.
-		t.lists, _ = parseNeighbourLists(neighboursBin, len(t.words), TableHash(gloveBin))
+		// The lists and the common component are generated from glove.bin;
+		// TestEmbeddedDerivedData holds them to it, so a start does not
+		// hash the table again (a few ms inside WebAssembly).
+		t.lists, _ = parseNeighbourLists(neighboursBin, len(t.words), embeddedTableHash(neighboursBin))
 		defaultTable = t
 	})
 	return defaultTable
@@ -121,11 +162,11 @@ func (t *Table) Rank(w string) (int, bool) {
 // gets its hashed trigram vector. The returned slice must not be changed.
 func (t *Table) Word(w string) ([]float32, bool) {
 	if r, ok := t.index[w]; ok {
-		return t.data[int(r)*t.dim : int(r+1)*t.dim], true
+		return t.vec(r), true
 	}
 	if s, ok := strings.CutSuffix(w, "s"); ok && len(s) > 2 {
 		if r, ok := t.index[s]; ok {
-			return t.data[int(r)*t.dim : int(r+1)*t.dim], true
+			return t.vec(r), true
 		}
 	}
 	return Hashed(w, t.dim), false
@@ -266,7 +307,18 @@ func (t *Table) NeighboursAmong(w string, ranks []int32, k int, minCos float64) 
 	return t.rankWords(t.scanNeighbours(r, ranks, k, minCos))
 }
 
-func (t *Table) vec(r int32) []float32 { return t.data[int(r)*t.dim : int(r+1)*t.dim] }
+func (t *Table) vec(r int32) []float32 {
+	v := t.data[int(r)*t.dim : int(r+1)*t.dim : int(r+1)*t.dim]
+	if t.ready != nil && t.ready[r].Load() == 0 {
+		t.mu.Lock()
+		if t.ready[r].Load() == 0 {
+			dequantize(v, t.quant[int(r)*t.dim:int(r+1)*t.dim])
+			t.ready[r].Store(1)
+		}
+		t.mu.Unlock()
+	}
+	return v
+}
 
 func (t *Table) rankWords(rs []int32) []string {
 	if rs == nil {
