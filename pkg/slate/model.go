@@ -3,7 +3,6 @@ package slate
 import (
 	"cmp"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -226,8 +225,8 @@ var (
 // all LoCoMo conversations.
 func DefaultModel() (*Model, error) {
 	defaultModelOnce.Do(func() {
-		var m Model
-		if err := json.Unmarshal(modelJSON, &m); err != nil {
+		m, err := parseModelFast(modelJSON)
+		if err != nil {
 			defaultModelErr = fmt.Errorf("slate: embedded model: %w", err)
 			return
 		}
@@ -235,7 +234,7 @@ func DefaultModel() (*Model, error) {
 			defaultModelErr = fmt.Errorf("slate: embedded model: %w", err)
 			return
 		}
-		defaultModel = &m
+		defaultModel = m
 	})
 	return defaultModel, defaultModelErr
 }

@@ -1,0 +1,166 @@
+package slate
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/valyala/fastjson"
+)
+
+// parseModelFast reads a model's JSON with fastjson instead of reflection,
+// which costs several times more inside WebAssembly (the embedded model is
+// parsed at the first selection, part of a cold start). It reads the fields
+// encoding/json would and nothing else; TestParseModelFast holds it to
+// json.Unmarshal on the embedded model. O(len(b)).
+func parseModelFast(b []byte) (*Model, error) {
+	var p fastjson.Parser
+	v, err := p.ParseBytes(b)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{}
+	if err := m.readFast(v); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func (m *Model) readFast(v *fastjson.Value) error {
+	o, err := v.Object()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	o.Visit(func(key []byte, x *fastjson.Value) {
+		var err error
+		switch string(key) {
+		case "kind":
+			m.Kind, err = str(x)
+		case "note":
+			m.Note, err = str(x)
+		case "bias":
+			m.Bias, err = x.Float64()
+		case "features":
+			m.Features, err = strs(x)
+		case "mean":
+			m.Mean, err = floats(x)
+		case "scale":
+			m.Scale, err = floats(x)
+		case "weights":
+			m.Weights, err = floats(x)
+		case "trees":
+			var arr []*fastjson.Value
+			if arr, err = array(x); err == nil && arr != nil {
+				m.Trees = make([]Tree, len(arr))
+				for i, t := range arr {
+					if err = m.Trees[i].readFast(t); err != nil {
+						break
+					}
+				}
+			}
+		case "parts":
+			var arr []*fastjson.Value
+			if arr, err = array(x); err == nil && arr != nil {
+				m.Parts = make([]Model, len(arr))
+				for i, pv := range arr {
+					if err = m.Parts[i].readFast(pv); err != nil {
+						break
+					}
+				}
+			}
+		default:
+			err = errors.New("unknown field")
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", key, err))
+		}
+	})
+	return errors.Join(errs...)
+}
+
+func (t *Tree) readFast(v *fastjson.Value) error {
+	o, err := v.Object()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	o.Visit(func(key []byte, x *fastjson.Value) {
+		var err error
+		switch string(key) {
+		case "feature":
+			t.Feature, err = ints(x)
+		case "threshold":
+			t.Threshold, err = floats(x)
+		case "left":
+			t.Left, err = ints(x)
+		case "right":
+			t.Right, err = ints(x)
+		case "value":
+			t.Value, err = floats(x)
+		default:
+			err = errors.New("unknown field")
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", key, err))
+		}
+	})
+	return errors.Join(errs...)
+}
+
+// array is x's elements, nil for JSON null (as encoding/json leaves a slice).
+func array(x *fastjson.Value) ([]*fastjson.Value, error) {
+	if x.Type() == fastjson.TypeNull {
+		return nil, nil
+	}
+	return x.Array()
+}
+
+func str(x *fastjson.Value) (string, error) {
+	if x.Type() == fastjson.TypeNull {
+		return "", nil
+	}
+	b, err := x.StringBytes()
+	return string(b), err
+}
+
+func strs(x *fastjson.Value) ([]string, error) {
+	arr, err := array(x)
+	if err != nil || arr == nil {
+		return nil, err
+	}
+	out := make([]string, len(arr))
+	for i, e := range arr {
+		if out[i], err = str(e); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func floats(x *fastjson.Value) ([]float64, error) {
+	arr, err := array(x)
+	if err != nil || arr == nil {
+		return nil, err
+	}
+	out := make([]float64, len(arr))
+	for i, e := range arr {
+		if out[i], err = e.Float64(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func ints(x *fastjson.Value) ([]int, error) {
+	arr, err := array(x)
+	if err != nil || arr == nil {
+		return nil, err
+	}
+	out := make([]int, len(arr))
+	for i, e := range arr {
+		if out[i], err = e.Int(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
