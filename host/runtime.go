@@ -23,6 +23,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	hostllm "github.com/recmem/recmem/host/llm"
@@ -225,7 +226,8 @@ type Instance struct {
 func (r *Runtime) NewInstance(ctx context.Context) (*Instance, error) {
 	in := &Instance{r: r, k: newKernel(r.config, kernelLimit), fns: map[string]api.Function{}, stack: make([]uint64, 1)}
 	cfg := wazero.NewModuleConfig().WithName("").WithSysWalltime().WithSysNanotime().WithStartFunctions("_initialize")
-	mod, err := r.rt.InstantiateModule(context.WithValue(ctx, kernelKey{}, in.k), r.compiled, cfg)
+	ictx := experimental.WithMemoryAllocator(context.WithValue(ctx, kernelKey{}, in.k), memoryAllocator())
+	mod, err := r.rt.InstantiateModule(ictx, r.compiled, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("host: instantiating module: %w", err)
 	}
