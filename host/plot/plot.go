@@ -20,6 +20,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Point is one (x, y) observation.
@@ -163,8 +164,15 @@ func (c *Chart) SVG() []byte {
 	if math.IsInf(minX, 1) { // nothing to draw: show 1 to 10 on both axes
 		minX, maxX, minY, maxY = 1, 10, 1, 10
 	}
+	// The legend's column fits its longest name (about 7 px a character at
+	// 12 px), the canvas widening rather than the plot narrowing.
+	legend := marginRight
+	for _, s := range c.Series {
+		legend = max(legend, 56+7*utf8.RuneCountInString(s.Name))
+	}
+	w += legend - marginRight
 	left, top := float64(marginLeft), float64(marginTop)
-	right, bottom := float64(w-marginRight), float64(h-marginBottom)
+	right, bottom := float64(w-legend), float64(h-marginBottom)
 	xlo, xhi := decades(minX, maxX)
 	ylo, yhi := decades(minY, maxY)
 	xa := axis{lo: xlo, hi: xhi, from: left, to: right}

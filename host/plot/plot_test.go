@@ -184,3 +184,15 @@ func TestMarkersCycle(t *testing.T) {
 		t.Errorf("%d crosses, want 3", n)
 	}
 }
+
+// TestLegendFitsLongNames: a long series name widens the canvas by what its
+// legend entry needs beyond the default column, and leaves the plot area as
+// it was.
+func TestLegendFitsLongNames(t *testing.T) {
+	short := (&Chart{Series: []Series{{Name: "a", Points: []Point{{1, 1}, {10, 10}}}}}).SVG()
+	name := strings.Repeat("n", 30) // 56 + 7·30 = 266 px, 86 more than the default 180
+	long := (&Chart{Series: []Series{{Name: name, Points: []Point{{1, 1}, {10, 10}}}}}).SVG()
+	if !bytes.Contains(short, []byte(`width="720"`)) || !bytes.Contains(long, []byte(`width="806"`)) {
+		t.Fatalf("widths: %.120s / %.120s", short, long)
+	}
+}

@@ -116,6 +116,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "also write the JSON report to `FILE`")
 	svg := fs.String("svg", "", "write a log-log plot of select latency against units to `FILE` (SVG)")
 	md := fs.String("md", "", "write the report's tables as Markdown to `FILE` (for BENCHMARKS.md)")
+	from := fs.String("from", "", "measure nothing: read the report from `FILE` (a --json or --out report) and print or render it")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -144,7 +145,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	if p := findUp(filepath.Join("host", "peers")); filepath.IsAbs(p) {
 		o.root = filepath.Dir(filepath.Dir(p))
 	}
-	if o.wasm == "" {
+	if o.wasm == "" && *from == "" {
 		p, err := host.FindWasm()
 		if err != nil {
 			fmt.Fprintln(stderr, "recmem bench:", err)
@@ -152,10 +153,23 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		}
 		o.wasm = p
 	}
-	rep, err := bench(context.Background(), o)
-	if err != nil {
-		fmt.Fprintln(stderr, "recmem bench:", err)
-		return 1
+	var rep *benchReport
+	if *from != "" {
+		b, err := os.ReadFile(*from)
+		if err == nil {
+			rep = &benchReport{}
+			err = json.Unmarshal(b, rep)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "recmem bench: --from:", err)
+			return 1
+		}
+	} else {
+		var err error
+		if rep, err = bench(context.Background(), o); err != nil {
+			fmt.Fprintln(stderr, "recmem bench:", err)
+			return 1
+		}
 	}
 	b, _ := json.MarshalIndent(rep, "", "  ")
 	if *out != "" {

@@ -96,3 +96,25 @@ func TestBenchRuns(t *testing.T) {
 		t.Errorf("markdown: %v %.300s", err, md)
 	}
 }
+
+// TestBenchFrom renders a saved report without measuring anything.
+func TestBenchFrom(t *testing.T) {
+	dir := t.TempDir()
+	rep := &benchReport{WasmBytes: 10, WasmGzipBytes: 5, SelectMs: map[string]float64{"100": 2},
+		Wasm:   benchPaths{SelectMs: map[string]benchStat{"100": {Median: 2, P90: 3, N: 9}}},
+		Native: benchPaths{SelectMs: map[string]benchStat{"100": {Median: 0.5, P90: 0.6, N: 9}}}}
+	b, _ := json.Marshal(rep)
+	in := filepath.Join(dir, "r.json")
+	if err := os.WriteFile(in, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	md := filepath.Join(dir, "r.md")
+	if code := runBench([]string{"--from", in, "--md", md}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	got, _ := os.ReadFile(md)
+	if !bytes.Contains(got, []byte("| select a slate, B=2000, 100 units | 2 ms | 3 ms | 0.5 ms | 0.6 ms | 4x |")) {
+		t.Errorf("markdown:\n%s", got)
+	}
+}
