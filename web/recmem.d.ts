@@ -62,6 +62,8 @@ export interface Unit {
 export interface SlateRequest {
   query: string; date?: string; budget?: number; pool?: number;
   ranker?: 'learned' | 'recency' | 'bm25' | 'dense' | 'rrf' | 'adaptive_k'; with_pool?: boolean;
+  /** false leaves out each unit's features, contributions and part_scores (default true). */
+  explain?: boolean;
 }
 export interface ChosenUnit {
   id: string; session: string; line: string; tokens: number; rank: number; score: number;
