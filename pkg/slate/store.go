@@ -135,11 +135,11 @@ func (s *Store) add(u Unit) {
 		t := time.Unix(e.time, 0).UTC()
 		e.month, e.year = int(t.Month()), t.Year()
 	}
-	e.terms = text.Terms(u.Text)
 	all := text.Words(u.Text)
 	for _, w := range all {
 		if !text.IsStopword(w) {
 			e.words = append(e.words, w)
+			e.terms = append(e.terms, text.Stem(w)) // text.Terms(u.Text), without tokenizing again
 		}
 		if firstPerson[w] {
 			e.firstPerson = true

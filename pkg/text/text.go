@@ -16,28 +16,64 @@ import (
 // bytes separate words. Cost O(len(s)).
 func Words(s string) []string {
 	var out []string
-	var b strings.Builder
-	flush := func() {
-		if b.Len() > 0 {
-			out = append(out, b.String())
-			b.Reset()
-		}
-	}
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		if r == utf8.RuneError && size <= 1 {
-			flush()
+		c := s[i]
+		if c < utf8.RuneSelf && !asciiWord(c) {
+			i++ // an ASCII separator
 			continue
 		}
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
-			b.WriteRune(unicode.ToLower(r))
+		// A word starts here (or an invalid byte, which the scan skips).
+		start, lower := i, true
+		for i < len(s) {
+			c := s[i]
+			if c < utf8.RuneSelf {
+				if !asciiWord(c) {
+					break
+				}
+				lower = lower && (c < 'A' || c > 'Z')
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if (r == utf8.RuneError && size <= 1) || !wordRune(r) {
+				break
+			}
+			lower = false // non-ASCII letters take the general path
+			i += size
+		}
+		if i == start { // an invalid byte or a non-ASCII separator
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
 			continue
 		}
-		flush()
+		if lower {
+			out = append(out, s[start:i]) // already lowercase ASCII: no copy
+			continue
+		}
+		out = append(out, lowerWord(s[start:i]))
 	}
-	flush()
 	return out
+}
+
+// asciiWord reports whether an ASCII byte belongs to a word.
+func asciiWord(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// wordRune reports whether r belongs to a word: a letter, a digit or a
+// non-spacing mark.
+func wordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
+
+// lowerWord lowercases a word rune by rune (every rune of w is a word rune).
+func lowerWord(w string) string {
+	var b strings.Builder
+	b.Grow(len(w))
+	for _, r := range w {
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
 }
 
 // Terms returns the index terms of s: its Words without stop words, each

@@ -2,7 +2,11 @@ package text
 
 import (
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 func TestWords(t *testing.T) {
@@ -53,6 +57,54 @@ func FuzzTerms(f *testing.F) {
 			if w == "" {
 				t.Fatal("empty term")
 			}
+		}
+	})
+}
+
+// wordsReference is Words as first written, rune by rune: the fast path
+// must give exactly its words.
+func wordsReference(s string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if r == utf8.RuneError && size <= 1 {
+			flush()
+			continue
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+			b.WriteRune(unicode.ToLower(r))
+			continue
+		}
+		flush()
+	}
+	flush()
+	return out
+}
+
+func TestWordsMatchesReference(t *testing.T) {
+	for _, s := range []string{"", "Hello, World!", "Caroline's LGBTQ+ support-group in 2023", "café Über ÉTÉ", "naïve coöp e\u0301",
+		"a\xffb\xc3", "ǅungla İstanbul ΣΑΣ", "x\u2028y\u00a0z", "1st 2nd ３４", "\xe2\x80", "ab\u0301cd"} {
+		if got, want := Words(s), wordsReference(s); !slices.Equal(got, want) {
+			t.Errorf("Words(%q) = %q, reference %q", s, got, want)
+		}
+	}
+}
+
+func FuzzWords(f *testing.F) {
+	for _, s := range []string{"Hello, World!", "café Über", "a\xffb", "İ"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Words(s), wordsReference(s); !slices.Equal(got, want) {
+			t.Fatalf("Words(%q) = %q, reference %q", s, got, want)
 		}
 	})
 }
