@@ -380,11 +380,13 @@ func (s *Store) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes an array of units, validates them and rebuilds the
 // indexes. Unknown fields in a unit are refused.
 func (s *Store) UnmarshalJSON(b []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	var units []Unit
-	if err := dec.Decode(&units); err != nil {
-		return err
+	units, ok := ParseUnits(b, "")
+	if !ok {
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&units); err != nil {
+			return err
+		}
 	}
 	fresh := newStore(s.tableOrDefault())
 	if err := fresh.Add(units); err != nil {
