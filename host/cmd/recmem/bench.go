@@ -49,8 +49,8 @@ type benchPaths struct {
 	ImportMs   map[string]benchStat `json:"import_ms"`
 	StateBytes map[string]int       `json:"state_bytes"`
 	// MemoryBytes is, per memory size, the plugin's linear memory after
-	// loading the units (it never shrinks), or natively the live heap the
-	// engine holds (after a GC, less the heap before it was created).
+	// loading the units (it never shrinks), or natively what loading them
+	// added to the live heap (after a GC each time).
 	MemoryBytes map[string]int `json:"memory_bytes"`
 }
 
@@ -466,10 +466,13 @@ func (o *benchOptions) benchSide(side hostSide, p *benchPaths, mem *workload.Mem
 
 	for _, n := range o.sizes {
 		k := strconv.Itoa(n)
-		heap0 := liveHeap()
 		c, done, err := side.fresh()
 		if err != nil {
 			return err
+		}
+		heap0 := 0
+		if side.name == "native" {
+			heap0 = liveHeap() // the empty engine is already in it
 		}
 		err = func() error {
 			defer done()
