@@ -123,44 +123,27 @@ func str(x *fastjson.Value) (string, error) {
 	return string(b), err
 }
 
-func strs(x *fastjson.Value) ([]string, error) {
+// list reads a JSON array (nil for null) with elem reading each element.
+func list[T any](x *fastjson.Value, elem func(*fastjson.Value) (T, error)) ([]T, error) {
 	arr, err := array(x)
 	if err != nil || arr == nil {
 		return nil, err
 	}
-	out := make([]string, len(arr))
+	out := make([]T, len(arr))
 	for i, e := range arr {
-		if out[i], err = str(e); err != nil {
+		if out[i], err = elem(e); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
+func strs(x *fastjson.Value) ([]string, error) { return list(x, str) }
+
 func floats(x *fastjson.Value) ([]float64, error) {
-	arr, err := array(x)
-	if err != nil || arr == nil {
-		return nil, err
-	}
-	out := make([]float64, len(arr))
-	for i, e := range arr {
-		if out[i], err = e.Float64(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return list(x, func(e *fastjson.Value) (float64, error) { return e.Float64() })
 }
 
 func ints(x *fastjson.Value) ([]int, error) {
-	arr, err := array(x)
-	if err != nil || arr == nil {
-		return nil, err
-	}
-	out := make([]int, len(arr))
-	for i, e := range arr {
-		if out[i], err = e.Int(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return list(x, func(e *fastjson.Value) (int, error) { return e.Int() })
 }

@@ -429,38 +429,38 @@ func bench(ctx context.Context, o benchOptions) (*benchReport, error) {
 func (o *benchOptions) benchSide(side hostSide, p *benchPaths, mem *workload.Memory, cat *catalog.Catalog, catBytes []byte) error {
 	p.SelectMs, p.ExportMs, p.ImportMs, p.StateBytes = map[string]benchStat{}, map[string]benchStat{}, map[string]benchStat{}, map[string]int{}
 	p.MemoryBytes = map[string]int{}
-	c, done, err := side.fresh()
-	if err != nil {
-		return err
-	}
-	p.SignalUs, err = o.measure(side.name+" signal", time.Microsecond, func(i int) error {
+	var err error
+	if p.SignalUs, err = o.timeFresh(side, "signal", time.Microsecond, nil, func(c benchCaller, i int) error {
 		_, err := c.Call("record", workload.RecordSignal(i))
 		return err
-	})
-	done()
-	if err != nil {
+	}); err != nil {
 		return err
 	}
-
 	if cat != nil {
-		if err := o.benchRank(side, p, cat, catBytes); err != nil {
+		if p.Rank10Ms, err = o.timeFresh(side, "rank10", time.Millisecond, func(c benchCaller) error {
+			if _, err := c.Call("load_catalog", catBytes); err != nil {
+				return err
+			}
+			for _, in := range workload.RankMemory(cat, 20) { // a user with 20 purchases
+				if _, err := c.Call("record", in); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, func(c benchCaller, i int) error {
+			_, err := c.Call("rank", workload.Rank10(cat, i))
+			return err
+		}); err != nil {
 			return err
 		}
 	}
-
-	if c, done, err = side.fresh(); err != nil {
+	if p.AddUnitUs, err = o.timeFresh(side, "add_unit", time.Microsecond, func(c benchCaller) error {
+		_, err := c.Call("add_units", mem.AddUnits(0, 500))
 		return err
-	}
-	if _, err := c.Call("add_units", mem.AddUnits(0, 500)); err != nil {
-		done()
-		return err
-	}
-	p.AddUnitUs, err = o.measure(side.name+" add_unit", time.Microsecond, func(i int) error {
+	}, func(c benchCaller, i int) error {
 		_, err := c.Call("add_units", mem.AddCopy(i))
 		return err
-	})
-	done()
-	if err != nil {
+	}); err != nil {
 		return err
 	}
 
@@ -514,26 +514,20 @@ func (o *benchOptions) benchSide(side hostSide, p *benchPaths, mem *workload.Mem
 	return nil
 }
 
-// benchRank times rank10: a user with 20 purchases, ten candidates a call.
-func (o *benchOptions) benchRank(side hostSide, p *benchPaths, cat *catalog.Catalog, catBytes []byte) error {
+// timeFresh times call on a fresh caller that setup (if any) prepared.
+func (o *benchOptions) timeFresh(side hostSide, label string, unit time.Duration, setup func(benchCaller) error,
+	call func(c benchCaller, i int) error) (benchStat, error) {
 	c, done, err := side.fresh()
 	if err != nil {
-		return err
+		return benchStat{}, err
 	}
 	defer done()
-	if _, err := c.Call("load_catalog", catBytes); err != nil {
-		return err
-	}
-	for _, in := range workload.RankMemory(cat, 20) {
-		if _, err := c.Call("record", in); err != nil {
-			return err
+	if setup != nil {
+		if err := setup(c); err != nil {
+			return benchStat{}, fmt.Errorf("%s %s: %w", side.name, label, err)
 		}
 	}
-	p.Rank10Ms, err = o.measure(side.name+" rank10", time.Millisecond, func(i int) error {
-		_, err := c.Call("rank", workload.Rank10(cat, i))
-		return err
-	})
-	return err
+	return o.measure(side.name+" "+label, unit, func(i int) error { return call(c, i) })
 }
 
 // benchQuality is recmem's slate completeness at B=2000 with the embedded
