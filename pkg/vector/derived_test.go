@@ -61,7 +61,7 @@ func TestLazyTableEqualsParse(t *testing.T) {
 		t.Fatal(err)
 	}
 	for r := 0; r < full.Len(); r += 7 {
-		w := full.words[r]
+		w := full.ix.word(int32(r))
 		a, _ := full.Word(w)
 		b, _ := lazy.Word(w)
 		for j := range a {
@@ -91,7 +91,7 @@ func TestLazyTableConcurrent(t *testing.T) {
 	for g := 0; g < 8; g++ {
 		go func() {
 			for r := 0; r < 2000; r++ {
-				w := full.words[r]
+				w := full.ix.word(int32(r))
 				a, _ := full.Word(w)
 				b, _ := lazy.Word(w)
 				if math.Float32bits(a[0]) != math.Float32bits(b[0]) || math.Float32bits(a[31]) != math.Float32bits(b[31]) {
@@ -105,6 +105,31 @@ func TestLazyTableConcurrent(t *testing.T) {
 	for g := 0; g < 8; g++ {
 		if err := <-done; err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestWordIndex: every word finds its rank, absent words and prefixes do
+// not, and a repeated word keeps its last rank, as a map would.
+func TestWordIndex(t *testing.T) {
+	x := newWordIndex("the\nof\nand\npottery\nthe")
+	tests := []struct {
+		w    string
+		want int32
+		ok   bool
+	}{{"the", 4, true}, {"of", 1, true}, {"and", 2, true}, {"pottery", 3, true}, {"potter", 0, false}, {"", 0, false}, {"th", 0, false}}
+	for _, tt := range tests {
+		if got, ok := x.lookup(tt.w); got != tt.want || ok != tt.ok {
+			t.Errorf("lookup(%q) = %d, %v; want %d, %v", tt.w, got, ok, tt.want, tt.ok)
+		}
+	}
+	if x.len() != 5 || x.distinct != 4 || x.word(3) != "pottery" || x.word(4) != "the" {
+		t.Errorf("len %d distinct %d word(3) %q word(4) %q", x.len(), x.distinct, x.word(3), x.word(4))
+	}
+	full, _ := Parse(gloveBin)
+	for r := range int32(full.ix.len()) {
+		if got, ok := full.ix.lookup(full.ix.word(r)); !ok || full.ix.word(got) != full.ix.word(r) {
+			t.Fatalf("rank %d (%q): lookup gives %d, %v", r, full.ix.word(r), got, ok)
 		}
 	}
 }

@@ -38,7 +38,7 @@ type neighbourLists struct {
 // format above, bound to the table file whose bytes hash to tableHash
 // (TableHash). It uses every CPU. Cost O(n² · dim) for n words.
 func (t *Table) NeighbourLists(k int, minCos float64, tableHash uint64) ([]byte, error) {
-	n := len(t.words)
+	n := t.ix.len()
 	if n > 1<<16 || k <= 0 || k > 255 {
 		return nil, fmt.Errorf("vector: cannot list %d neighbours of %d words", k, n)
 	}

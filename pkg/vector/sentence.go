@@ -10,7 +10,7 @@ const SIFWeight = 1e-3
 // Weight is the SIF weight of w. Words outside the table are taken as rare
 // (weight close to 1).
 func (t *Table) Weight(w string) float64 {
-	r, ok := t.index[w]
+	r, ok := t.ix.lookup(w)
 	if !ok {
 		return 1
 	}

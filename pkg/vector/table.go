@@ -29,8 +29,7 @@ var neighboursBin []byte
 // Table is a read-only word-vector table. Vectors are unit length.
 type Table struct {
 	dim   int
-	index map[string]int32 // word -> rank (0 is the most frequent)
-	words []string         // rank -> word
+	ix    *wordIndex // word <-> rank (0 is the most frequent)
 	data  []float32        // rank*dim ... (rank+1)*dim
 	// common is the Zipf-weighted mean direction of the table, removed from
 	// every sentence vector (SIF's common component).
@@ -56,14 +55,13 @@ func Parse(b []byte) (*Table, error) {
 	if dim == 0 || len(b) != 14+l+n*dim {
 		return nil, fmt.Errorf("vector: table size %d does not match header (n=%d, dim=%d, words=%d bytes)", len(b), n, dim, l)
 	}
-	words := strings.Split(string(b[14:14+l]), "\n")
-	if len(words) != n {
-		return nil, fmt.Errorf("vector: %d words listed, header says %d", len(words), n)
+	ix := newWordIndex(string(b[14 : 14+l]))
+	if ix.len() != n {
+		return nil, fmt.Errorf("vector: %d words listed, header says %d", ix.len(), n)
 	}
-	t := &Table{dim: dim, index: make(map[string]int32, n), words: words, data: make([]float32, n*dim)}
+	t := &Table{dim: dim, ix: ix, data: make([]float32, n*dim)}
 	q := b[14+l:]
-	for i, w := range words {
-		t.index[w] = int32(i)
+	for i := range n {
 		dequantize(t.data[i*dim:(i+1)*dim:(i+1)*dim], q[i*dim:(i+1)*dim:(i+1)*dim])
 	}
 	common := make([]float64, dim)
@@ -110,16 +108,12 @@ func parseLazy(b []byte, common []float32) (*Table, error) {
 	if dim == 0 || len(b) != 14+l+n*dim || len(common) != dim {
 		return nil, fmt.Errorf("vector: table size %d does not match header (n=%d, dim=%d, words=%d bytes)", len(b), n, dim, l)
 	}
-	words := strings.Split(string(b[14:14+l]), "\n")
-	if len(words) != n {
-		return nil, fmt.Errorf("vector: %d words listed, header says %d", len(words), n)
+	ix := newWordIndex(string(b[14 : 14+l]))
+	if ix.len() != n {
+		return nil, fmt.Errorf("vector: %d words listed, header says %d", ix.len(), n)
 	}
-	t := &Table{dim: dim, index: make(map[string]int32, n), words: words, data: make([]float32, n*dim),
-		common: common, quant: b[14+l:], ready: make([]atomic.Uint32, n)}
-	for i, w := range words {
-		t.index[w] = int32(i)
-	}
-	return t, nil
+	return &Table{dim: dim, ix: ix, data: make([]float32, n*dim),
+		common: common, quant: b[14+l:], ready: make([]atomic.Uint32, n)}, nil
 }
 
 var (
@@ -138,7 +132,7 @@ func Default() *Table {
 		// The lists and the common component are generated from glove.bin;
 		// TestEmbeddedDerivedData holds them to it, so a start does not
 		// hash the table again (a few ms inside WebAssembly).
-		t.lists, _ = parseNeighbourLists(neighboursBin, len(t.words), embeddedTableHash(neighboursBin))
+		t.lists, _ = parseNeighbourLists(neighboursBin, t.ix.len(), embeddedTableHash(neighboursBin))
 		defaultTable = t
 	})
 	return defaultTable
@@ -148,12 +142,12 @@ func Default() *Table {
 func (t *Table) Dim() int { return t.dim }
 
 // Len is the number of words in the table.
-func (t *Table) Len() int { return len(t.index) }
+func (t *Table) Len() int { return t.ix.distinct }
 
 // Rank returns the frequency rank of w (0 is the most frequent) and whether the
 // table holds it.
 func (t *Table) Rank(w string) (int, bool) {
-	r, ok := t.index[w]
+	r, ok := t.ix.lookup(w)
 	return int(r), ok
 }
 
@@ -161,11 +155,11 @@ func (t *Table) Rank(w string) (int, bool) {
 // from the table. A word the table lacks (after trying it without a plural s)
 // gets its hashed trigram vector. The returned slice must not be changed.
 func (t *Table) Word(w string) ([]float32, bool) {
-	if r, ok := t.index[w]; ok {
+	if r, ok := t.ix.lookup(w); ok {
 		return t.vec(r), true
 	}
 	if s, ok := strings.CutSuffix(w, "s"); ok && len(s) > 2 {
-		if r, ok := t.index[s]; ok {
+		if r, ok := t.ix.lookup(s); ok {
 			return t.vec(r), true
 		}
 	}
@@ -276,7 +270,7 @@ func Dot64(a, b []float64) float64 {
 // lists (neighbours.go) and k and minCos within them, cost O(k · dim);
 // otherwise O(table size · dim).
 func (t *Table) Neighbours(w string, k int, minCos float64) []string {
-	r, ok := t.index[w]
+	r, ok := t.ix.lookup(w)
 	if !ok || k <= 0 {
 		return nil
 	}
@@ -288,7 +282,7 @@ func (t *Table) Neighbours(w string, k int, minCos float64) []string {
 				break
 			}
 			if Dot(v, t.vec(int32(n))) >= minCos {
-				out = append(out, t.words[n])
+				out = append(out, t.ix.word(int32(n)))
 			}
 		}
 		return out
@@ -300,7 +294,7 @@ func (t *Table) Neighbours(w string, k int, minCos float64) []string {
 // frequency ranks (all words when ranks is nil): a store asks only among the
 // words it holds. Cost O(len(ranks) · dim).
 func (t *Table) NeighboursAmong(w string, ranks []int32, k int, minCos float64) []string {
-	r, ok := t.index[w]
+	r, ok := t.ix.lookup(w)
 	if !ok || k <= 0 {
 		return nil
 	}
@@ -326,7 +320,7 @@ func (t *Table) rankWords(rs []int32) []string {
 	}
 	words := make([]string, len(rs))
 	for i, r := range rs {
-		words[i] = t.words[r]
+		words[i] = t.ix.word(r)
 	}
 	return words
 }
@@ -363,7 +357,7 @@ func (t *Table) scanNeighbours(r int32, ranks []int32, k int, minCos float64) []
 		best[j] = h
 	}
 	if ranks == nil {
-		for i := range int32(len(t.words)) {
+		for i := range int32(t.ix.len()) {
 			consider(i)
 		}
 	} else {

@@ -122,7 +122,7 @@ func TestNeighbourListsMatchScan(t *testing.T) {
 		t.Fatal("embedded neighbour lists not attached")
 	}
 	for i := 0; i < tb.Len(); i += 97 {
-		w := tb.words[i]
+		w := tb.ix.word(int32(i))
 		for _, c := range []struct {
 			k      int
 			minCos float64
