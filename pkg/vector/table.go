@@ -28,9 +28,9 @@ var neighboursBin []byte
 
 // Table is a read-only word-vector table. Vectors are unit length.
 type Table struct {
-	dim   int
-	ix    *wordIndex // word <-> rank (0 is the most frequent)
-	data  []float32        // rank*dim ... (rank+1)*dim
+	dim  int
+	ix   *wordIndex // word <-> rank (0 is the most frequent)
+	data []float32  // rank*dim ... (rank+1)*dim
 	// common is the Zipf-weighted mean direction of the table, removed from
 	// every sentence vector (SIF's common component).
 	common []float32
