@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/recmem/recmem/pkg/jsonenc"
 	"github.com/recmem/recmem/pkg/lexical"
 	"github.com/recmem/recmem/pkg/text"
 	"github.com/recmem/recmem/pkg/vector"
@@ -359,22 +360,47 @@ func (s *Store) sessionMean(ss *session) []float32 {
 	return vector.Normalize(acc)
 }
 
-// MarshalJSON encodes the store as the array of its units in insertion order.
+// MarshalJSON encodes the store as the array of its units in insertion order,
+// each unit exactly as json.Marshal encodes a Unit (appendUnit), without
+// reflection. O(size of the units).
 func (s *Store) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('[')
+	n := 2
+	for _, e := range s.entries {
+		n += 64 + len(e.u.ID) + len(e.u.Session) + len(e.u.Date) + len(e.u.Time) + len(e.u.Speaker) + len(e.u.Text) + len(e.u.User) + len(e.u.Kind)
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '[')
 	for i, e := range s.entries {
 		if i > 0 {
-			buf.WriteByte(',')
+			b = append(b, ',')
 		}
-		b, err := json.Marshal(e.u)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(b)
+		b = appendUnit(b, &e.u)
 	}
-	buf.WriteByte(']')
-	return buf.Bytes(), nil
+	return append(b, ']'), nil
+}
+
+// appendUnit writes u as json.Marshal does: fields in order, the omitempty
+// ones left out when empty, strings escaped as encoding/json escapes them.
+func appendUnit(b []byte, u *Unit) []byte {
+	b = append(b, `{"id":`...)
+	b = jsonenc.AppendString(b, u.ID)
+	b = append(b, `,"session":`...)
+	b = jsonenc.AppendString(b, u.Session)
+	for _, f := range [...]struct{ key, v string }{{`,"date":`, u.Date}, {`,"time":`, u.Time}, {`,"speaker":`, u.Speaker}} {
+		if f.v != "" {
+			b = append(b, f.key...)
+			b = jsonenc.AppendString(b, f.v)
+		}
+	}
+	b = append(b, `,"text":`...)
+	b = jsonenc.AppendString(b, u.Text)
+	for _, f := range [...]struct{ key, v string }{{`,"user":`, u.User}, {`,"kind":`, u.Kind}} {
+		if f.v != "" {
+			b = append(b, f.key...)
+			b = jsonenc.AppendString(b, f.v)
+		}
+	}
+	return append(b, '}')
 }
 
 // UnmarshalJSON decodes an array of units, validates them and rebuilds the

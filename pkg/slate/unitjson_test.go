@@ -40,3 +40,26 @@ func TestParseUnitsArray(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreMarshalIsUnitMarshal: the store encodes each unit exactly as
+// json.Marshal encodes a Unit, every omitempty field both empty and set,
+// with characters encoding/json escapes.
+func TestStoreMarshalIsUnitMarshal(t *testing.T) {
+	units := []Unit{
+		{ID: "u1", Session: "s1", Text: "plain"},
+		{ID: "u<2>", Session: "s&1", Date: "8 May, 2023", Time: "2023-05-08", Speaker: "Ann \"A\"", Text: "caf\xe9 \u2028 \n\t", User: "me", Kind: "record"},
+		{ID: "u3", Session: "s2", Speaker: "Bob", Text: "x", Kind: "turn"},
+	}
+	s := NewStore()
+	if err := s.Add(units); err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(units)
+	if string(got) != string(want) {
+		t.Errorf("store:\n got %s\nwant %s", got, want)
+	}
+}
