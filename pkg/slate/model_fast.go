@@ -26,14 +26,8 @@ func parseModelFast(b []byte) (*Model, error) {
 }
 
 func (m *Model) readFast(v *fastjson.Value) error {
-	o, err := v.Object()
-	if err != nil {
-		return err
-	}
-	var errs []error
-	o.Visit(func(key []byte, x *fastjson.Value) {
-		var err error
-		switch string(key) {
+	return fields(v, func(key string, x *fastjson.Value) (err error) {
+		switch key {
 		case "kind":
 			m.Kind, err = str(x)
 		case "note":
@@ -49,44 +43,27 @@ func (m *Model) readFast(v *fastjson.Value) error {
 		case "weights":
 			m.Weights, err = floats(x)
 		case "trees":
-			var arr []*fastjson.Value
-			if arr, err = array(x); err == nil && arr != nil {
-				m.Trees = make([]Tree, len(arr))
-				for i, t := range arr {
-					if err = m.Trees[i].readFast(t); err != nil {
-						break
-					}
-				}
-			}
+			m.Trees, err = list(x, func(e *fastjson.Value) (Tree, error) {
+				var t Tree
+				err := t.readFast(e)
+				return t, err
+			})
 		case "parts":
-			var arr []*fastjson.Value
-			if arr, err = array(x); err == nil && arr != nil {
-				m.Parts = make([]Model, len(arr))
-				for i, pv := range arr {
-					if err = m.Parts[i].readFast(pv); err != nil {
-						break
-					}
-				}
-			}
+			m.Parts, err = list(x, func(e *fastjson.Value) (Model, error) {
+				var p Model
+				err := p.readFast(e)
+				return p, err
+			})
 		default:
 			err = errors.New("unknown field")
 		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", key, err))
-		}
+		return err
 	})
-	return errors.Join(errs...)
 }
 
 func (t *Tree) readFast(v *fastjson.Value) error {
-	o, err := v.Object()
-	if err != nil {
-		return err
-	}
-	var errs []error
-	o.Visit(func(key []byte, x *fastjson.Value) {
-		var err error
-		switch string(key) {
+	return fields(v, func(key string, x *fastjson.Value) (err error) {
+		switch key {
 		case "feature":
 			t.Feature, err = ints(x)
 		case "threshold":
@@ -100,7 +77,20 @@ func (t *Tree) readFast(v *fastjson.Value) error {
 		default:
 			err = errors.New("unknown field")
 		}
-		if err != nil {
+		return err
+	})
+}
+
+// fields calls set for each member of the object v, and joins the errors,
+// each named by its key.
+func fields(v *fastjson.Value, set func(key string, x *fastjson.Value) error) error {
+	o, err := v.Object()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	o.Visit(func(key []byte, x *fastjson.Value) {
+		if err := set(string(key), x); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", key, err))
 		}
 	})
