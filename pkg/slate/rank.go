@@ -49,4 +49,3 @@ func rankOrder(score []float64, subset []int32, k int) []int32 {
 	}
 	return out
 }
-

@@ -198,14 +198,15 @@ func (s *Store) Select(req Request) (*Result, error) {
 		c    *candidate
 		rank int
 	}
-	var picks []pick
+	tokens := make([]int, len(cands))
 	for i, c := range cands {
-		t := c.e.tokens
-		if res.Tokens+t > budget {
-			continue
-		}
-		res.Tokens += t
-		picks = append(picks, pick{c, i + 1})
+		tokens[i] = c.e.tokens
+	}
+	taken, used := greedy(tokens, budget)
+	res.Tokens = used
+	picks := make([]pick, len(taken))
+	for k, i := range taken {
+		picks[k] = pick{cands[i], i + 1}
 	}
 	// Chronological order: by time, then insertion.
 	slices.SortStableFunc(picks, func(a, b pick) int {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 )
 
 // Candidate is one pooled unit with its features, as training sees it.
@@ -40,33 +39,6 @@ func (s *Store) Candidates(query, date string, pool int) ([]Candidate, error) {
 		out[i] = Candidate{ID: c.e.u.ID, Key: c.e.key, Tokens: c.e.tokens, Context: c.context, X: c.x}
 	}
 	return out, nil
-}
-
-// Fill is the greedy slate fill used by Select: candidates by score (best
-// first, ties by Key), each taken if it still fits in the budget. It returns
-// the chosen IDs in rank order and their tokens.
-func Fill(cs []Candidate, scores []float64, budget int) ([]string, int) {
-	idx := make([]int, len(cs))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		i, j := idx[a], idx[b]
-		if scores[i] != scores[j] {
-			return scores[i] > scores[j]
-		}
-		return cs[i].Key < cs[j].Key
-	})
-	var ids []string
-	used := 0
-	for _, i := range idx {
-		if used+cs[i].Tokens > budget {
-			continue
-		}
-		used += cs[i].Tokens
-		ids = append(ids, cs[i].ID)
-	}
-	return ids, used
 }
 
 // Group is the pool of one training question with its labels.
