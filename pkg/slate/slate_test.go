@@ -96,6 +96,10 @@ func TestSelectBudgetOrderAndRoundTrip(t *testing.T) {
 			if (r == "learned") != (len(u.Features) == len(FeatureNames)) {
 				t.Errorf("%s: %d features", r, len(u.Features))
 			}
+			// A baseline explains its score by its one signal.
+			if r != "learned" && (len(u.Contributions) != 1 || u.Contributions[0].Name != r || u.Contributions[0].Value != u.Score) {
+				t.Errorf("%s: contributions %v, want {%s: %v}", r, u.Contributions, r, u.Score)
+			}
 		}
 		if sum != res.Tokens || res.Tokens > 30 {
 			t.Errorf("%s: tokens %d (sum %d) over budget 30", r, res.Tokens, sum)
