@@ -24,6 +24,7 @@ import (
 	"github.com/recmem/recmem/pkg/catalog"
 	"github.com/recmem/recmem/pkg/engine"
 	"github.com/recmem/recmem/pkg/slate"
+	"github.com/recmem/recmem/pkg/slatelab"
 	"github.com/recmem/recmem/pkg/workload"
 )
 
@@ -541,17 +542,17 @@ func benchQuality(path string) (map[string]any, error) {
 		return nil, err
 	}
 	e := engine.New()
-	var t slate.Tally
+	var t slatelab.Tally
 	for _, conv := range convs {
 		if _, err := e.Call("reset", nil); err != nil {
 			return nil, err
 		}
-		in, _ := json.Marshal(map[string]any{"units": slate.UnitsOf(conv)})
+		in, _ := json.Marshal(map[string]any{"units": slatelab.UnitsOf(conv)})
 		if _, err := e.Call("add_units", in); err != nil {
 			return nil, err
 		}
 		for _, q := range conv.Questions {
-			if !slate.Eligible(q) {
+			if !slatelab.Eligible(q) {
 				continue
 			}
 			req := map[string]any{"query": q.Text, "budget": 2000}
@@ -567,7 +568,7 @@ func benchQuality(path string) (map[string]any, error) {
 			if err := json.Unmarshal(out, &res); err != nil {
 				return nil, err
 			}
-			o := slate.Outcome{Kappa: conv.Sessions(q), Evidence: q.Evidence, Tokens: res.Tokens}
+			o := slatelab.Outcome{Kappa: conv.Sessions(q), Evidence: q.Evidence, Tokens: res.Tokens}
 			for _, u := range res.Units {
 				o.Slate = append(o.Slate, u.ID)
 			}

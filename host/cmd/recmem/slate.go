@@ -15,6 +15,7 @@ import (
 
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/slate"
+	"github.com/recmem/recmem/pkg/slatelab"
 	"github.com/recmem/recmem/pkg/vector"
 )
 
@@ -31,8 +32,8 @@ func init() {
 
 // slateReport is the JSON printed by `eval slate --json` (a contract).
 type slateReport struct {
-	slate.Metrics
-	Baselines map[string]slate.Metrics `json:"baselines"`
+	slatelab.Metrics
+	Baselines map[string]slatelab.Metrics `json:"baselines"`
 }
 
 // loadConversations reads a LoCoMo or a LongMemEval file, told apart by
@@ -61,29 +62,29 @@ func isTerminal(w io.Writer) bool {
 // trainer returns the training function for a model kind: "ensemble" (the
 // default: pairwise linear and 100 depth-3 boosted trees fused by rank),
 // "linear" or "gbdt".
-func trainer(kind string, o slate.TrainOptions) (func([]slate.Group) (*slate.Model, error), error) {
-	g := slate.GBDTOptions{Trees: 100, Features: o.Features}
+func trainer(kind string, o slatelab.TrainOptions) (func([]slatelab.Group) (*slate.Model, error), error) {
+	g := slatelab.GBDTOptions{Trees: 100, Features: o.Features}
 	switch kind {
 	case "ensemble", "":
-		return func(gs []slate.Group) (*slate.Model, error) { return slate.TrainEnsemble(gs, o, g) }, nil
+		return func(gs []slatelab.Group) (*slate.Model, error) { return slatelab.TrainEnsemble(gs, o, g) }, nil
 	case "linear":
-		return func(gs []slate.Group) (*slate.Model, error) { return slate.Train(gs, o) }, nil
+		return func(gs []slatelab.Group) (*slate.Model, error) { return slatelab.Train(gs, o) }, nil
 	case "gbdt":
-		return func(gs []slate.Group) (*slate.Model, error) { return slate.TrainGBDT(gs, g) }, nil
+		return func(gs []slatelab.Group) (*slate.Model, error) { return slatelab.TrainGBDT(gs, g) }, nil
 	}
 	return nil, fmt.Errorf("unknown model kind %q (want ensemble, linear or gbdt)", kind)
 }
 
 // foldModels trains, for each of k folds of conversations (conversation i is in
 // fold i mod k), a model on the other folds.
-func foldModels(convs []dataset.Conversation, pool, k int, train func([]slate.Group) (*slate.Model, error)) ([]*slate.Model, error) {
-	ps, err := slate.PoolAll(convs, pool, nil)
+func foldModels(convs []dataset.Conversation, pool, k int, train func([]slatelab.Group) (*slate.Model, error)) ([]*slate.Model, error) {
+	ps, err := slatelab.PoolAll(convs, pool, nil)
 	if err != nil {
 		return nil, err
 	}
 	ms := make([]*slate.Model, k)
 	for f := 0; f < k; f++ {
-		var gs []slate.Group
+		var gs []slatelab.Group
 		for _, p := range ps {
 			if p.Conv%k != f {
 				gs = append(gs, p.Group)
@@ -147,7 +148,7 @@ func runEvalSlate(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "recmem eval slate: --cv needs at least 2 conversations")
 			return 2
 		}
-		train, err := trainer(*kind, slate.TrainOptions{Pairwise: true})
+		train, err := trainer(*kind, slatelab.TrainOptions{Pairwise: true})
 		if err != nil {
 			fmt.Fprintln(stderr, "recmem eval slate:", err)
 			return 2
@@ -170,9 +171,9 @@ func runEvalSlate(args []string, stdout, stderr io.Writer) int {
 	}
 	defer done()
 	progress := isTerminal(stderr)
-	tallies := map[string]*slate.Tally{}
+	tallies := map[string]*slatelab.Tally{}
 	for _, r := range slate.Rankers {
-		tallies[r] = &slate.Tally{}
+		tallies[r] = &slatelab.Tally{}
 	}
 	total := 0
 	for ci, cv := range convs {
@@ -180,7 +181,7 @@ func runEvalSlate(args []string, stdout, stderr io.Writer) int {
 			break
 		}
 		for _, q := range cv.Questions {
-			if slate.Eligible(q) {
+			if slatelab.Eligible(q) {
 				total++
 			}
 		}
@@ -194,7 +195,7 @@ func runEvalSlate(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "recmem eval slate: reset:", err)
 			return 1
 		}
-		in, _ := json.Marshal(map[string]any{"units": slate.UnitsOf(conv)})
+		in, _ := json.Marshal(map[string]any{"units": slatelab.UnitsOf(conv)})
 		if _, err := c.Call("add_units", in); err != nil {
 			fmt.Fprintf(stderr, "recmem eval slate: %s: add_units: %v\n", conv.ID, err)
 			return 1
@@ -204,7 +205,7 @@ func runEvalSlate(args []string, stdout, stderr io.Writer) int {
 			model = foldJSON[ci%len(foldJSON)]
 		}
 		for _, q := range conv.Questions {
-			if !slate.Eligible(q) {
+			if !slatelab.Eligible(q) {
 				continue
 			}
 			kappa := conv.Sessions(q)
@@ -232,7 +233,7 @@ func runEvalSlate(args []string, stdout, stderr io.Writer) int {
 					fmt.Fprintln(stderr, "recmem eval slate: decoding select_slate:", err)
 					return 1
 				}
-				o := slate.Outcome{Kappa: kappa, Evidence: q.Evidence, Tokens: res.Tokens, Ms: max(ms, 1e-3)}
+				o := slatelab.Outcome{Kappa: kappa, Evidence: q.Evidence, Tokens: res.Tokens, Ms: max(ms, 1e-3)}
 				for _, u := range res.Units {
 					o.Slate = append(o.Slate, u.ID)
 				}
@@ -257,7 +258,7 @@ func runEvalSlate(args []string, stdout, stderr io.Writer) int {
 	if progress {
 		fmt.Fprintln(stderr)
 	}
-	rep := slateReport{Metrics: tallies["learned"].Metrics(), Baselines: map[string]slate.Metrics{}}
+	rep := slateReport{Metrics: tallies["learned"].Metrics(), Baselines: map[string]slatelab.Metrics{}}
 	for _, r := range slate.Rankers[1:] {
 		rep.Baselines[r] = tallies[r].Metrics()
 	}
@@ -284,7 +285,7 @@ func runEvalSlate(args []string, stdout, stderr io.Writer) int {
 
 func printMetricsTable(w io.Writer, rep slateReport) {
 	fmt.Fprintf(w, "%-11s %9s %7s %10s %10s %7s %7s %8s %7s\n", "ranker", "questions", "r_slate", "r_slate_k2", "r_slate_k3", "recall", "r_pool", "tokens", "p50 ms")
-	row := func(name string, m slate.Metrics) {
+	row := func(name string, m slatelab.Metrics) {
 		fmt.Fprintf(w, "%-11s %9d %7.3f %10.3f %10.3f %7.3f %7.3f %8.1f %7.3f\n", name, m.Questions, m.RSlate, m.RSlateK2, m.RSlateK3, m.Recall, m.RPool, m.MeanTokens, m.P50Ms)
 	}
 	row("learned", rep.Metrics)
@@ -339,21 +340,21 @@ func runTrainSlate(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	ps, err := slate.PoolAll(convs, *pool, table)
+	ps, err := slatelab.PoolAll(convs, *pool, table)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem train slate:", err)
 		return 1
 	}
 	k := min(*folds, len(convs))
-	opts := slate.TrainOptions{Pairwise: !*pointwise, L2: *l2}
-	cvRun := func(feats []string) ([]slate.Metrics, error) {
+	opts := slatelab.TrainOptions{Pairwise: !*pointwise, L2: *l2}
+	cvRun := func(feats []string) ([]slatelab.Metrics, error) {
 		o := opts
 		o.Features = feats
-		return slate.CrossValidateFolds(ps, k, func(g []slate.Group) (*slate.Model, error) { return slate.Train(g, o) }, bs)
+		return slatelab.CrossValidateFolds(ps, k, func(g []slatelab.Group) (*slate.Model, error) { return slatelab.Train(g, o) }, bs)
 	}
 	type row struct {
-		Name    string          `json:"name"`
-		Metrics []slate.Metrics `json:"metrics"`
+		Name    string             `json:"name"`
+		Metrics []slatelab.Metrics `json:"metrics"`
 	}
 	var rows []row
 	train, err := trainer(*kind, opts)
@@ -361,7 +362,7 @@ func runTrainSlate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "recmem train slate:", err)
 		return 2
 	}
-	all, err := slate.CrossValidateFolds(ps, k, train, bs)
+	all, err := slatelab.CrossValidateFolds(ps, k, train, bs)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem train slate:", err)
 		return 1
@@ -412,7 +413,7 @@ func runTrainSlate(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr)
 		}
 	}
-	var groups []slate.Group
+	var groups []slatelab.Group
 	for _, p := range ps {
 		groups = append(groups, p.Group)
 	}
