@@ -8,10 +8,10 @@ import (
 	"github.com/recmem/recmem/pkg/rank"
 )
 
-// TestEncodeRankingMatchesMarshal: the hand-written rank output is byte for
+// TestRankOutputMatchesMarshal: the hand-written rank output is byte for
 // byte what json.Marshal makes of the same values, LLM outcomes, odd strings
 // and tiny or huge floats included.
-func TestEncodeRankingMatchesMarshal(t *testing.T) {
+func TestRankOutputMatchesMarshal(t *testing.T) {
 	ranked := []rank.Ranked{
 		{ID: "a<&>\"", Rank: 1, Score: 1.5e-7, Explanation: rank.Explanation{Value: 1.5e-7, Message: "sum \u2028",
 			Children: []rank.Explanation{{Value: -0.25, Message: "x = 1e+21"}, {Value: 3e21, Message: "caf\xe9"}}}},
@@ -28,18 +28,13 @@ func TestEncodeRankingMatchesMarshal(t *testing.T) {
 		{"with llm", ranked, rank.User{Chunks: []rank.Chunk{{Text: "c"}}}, []llm.Outcome{{}}},
 		{"empty ranking", []rank.Ranked{}, rank.User{}, nil},
 	} {
-		got, err := encodeRanking(tt.ranked, "linear", weights, tt.u, tt.outcomes)
+		o := RankOutput{Context: RankContext{len(tt.u.Chunks), len(tt.u.Events), tt.u.Profile != ""}, LLM: tt.outcomes,
+			LLMCalls: len(tt.outcomes), Ranker: "linear", Ranking: tt.ranked, Weights: weights}
+		got, err := o.AppendJSON(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := map[string]any{
-			"ranking": tt.ranked, "ranker": "linear", "weights": weights, "llm_calls": len(tt.outcomes),
-			"context": map[string]any{"events": len(tt.u.Events), "chunks": len(tt.u.Chunks), "profile": tt.u.Profile != ""},
-		}
-		if len(tt.outcomes) > 0 {
-			out["llm"] = tt.outcomes
-		}
-		want, _ := json.Marshal(out)
+		want, _ := json.Marshal(o)
 		if string(got) != string(want) {
 			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, want)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/recmem/recmem/pkg/catalog"
@@ -28,16 +29,18 @@ const (
 	maxInstructionLen = 4000
 )
 
-// rankInput is the input of rank.
-type rankInput struct {
-	Candidates  []rankCandidate `json:"candidates"`
+// RankInput is the input of rank: candidate items (ids, or {id, meta} for
+// items the catalog does not know), an instruction, and how many to keep
+// (0: all).
+type RankInput struct {
+	Candidates  []RankCandidate `json:"candidates"`
 	Instruction string          `json:"instruction,omitempty"`
 	K           int             `json:"k,omitempty"`
 }
 
-// rankCandidate is an item id, or {id, meta} where meta maps a field to a
+// RankCandidate is an item id, or {id, meta} where meta maps a field to a
 // string or a list of strings (used when the catalog does not know the item).
-type rankCandidate struct {
+type RankCandidate struct {
 	ID   string
 	Meta map[string][]string
 }
@@ -61,7 +64,18 @@ func plainString(t []byte) (string, bool) {
 	return string(in), true
 }
 
-func (c *rankCandidate) UnmarshalJSON(b []byte) error {
+// MarshalJSON writes the id alone when there is no metadata, else {id, meta}.
+func (c RankCandidate) MarshalJSON() ([]byte, error) {
+	if c.Meta == nil {
+		return json.Marshal(c.ID)
+	}
+	return json.Marshal(struct {
+		ID   string              `json:"id"`
+		Meta map[string][]string `json:"meta"`
+	}{c.ID, c.Meta})
+}
+
+func (c *RankCandidate) UnmarshalJSON(b []byte) error {
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '"' {
 		if id, ok := plainString(t); ok {
 			c.ID = id
@@ -123,79 +137,109 @@ func userOf(m *memory.State) string {
 // ErrNoCatalog is returned by rank before load_catalog succeeded.
 var ErrNoCatalog = errors.New("no catalog loaded (call load_catalog first)")
 
-func init() {
-	register("load_catalog", func(e *Engine, input []byte) (any, error) {
-		cat, err := catalog.Parse(input)
-		if err != nil {
-			return nil, fmt.Errorf("input: %w", err)
-		}
-		e.rec = &recAsset{cat: cat, ranker: rank.New(cat)}
-		return map[string]any{"ok": true, "dataset": cat.Dataset, "items": cat.Len(), "dim": cat.Dim,
-			"meta": cat.MetaNames, "format_version": catalog.Version}, nil
-	})
-	register("rank", func(e *Engine, input []byte) (any, error) {
-		var in rankInput
-		if err := decodeStrict(input, &in); err != nil {
-			return nil, err
-		}
-		if e.rec == nil {
-			return nil, ErrNoCatalog
-		}
-		switch {
-		case len(in.Candidates) == 0:
-			return nil, errors.New("input.candidates: at least one candidate is required")
-		case len(in.Candidates) > maxCandidates:
-			return nil, fmt.Errorf("input.candidates: %d candidates, more than the limit of %d", len(in.Candidates), maxCandidates)
-		case in.K < 0:
-			return nil, fmt.Errorf("input.k: must be at least 0, got %d", in.K)
-		case len(in.Instruction) > maxInstructionLen:
-			return nil, fmt.Errorf("input.instruction: %d bytes, more than the limit of %d", len(in.Instruction), maxInstructionLen)
-		}
-		req := rank.Request{Instruction: in.Instruction, K: in.K}
-		seen := map[string]bool{}
-		for i, c := range in.Candidates {
-			switch {
-			case c.ID == "":
-				return nil, fmt.Errorf("input.candidates[%d]: empty item id", i)
-			case seen[c.ID]:
-				return nil, fmt.Errorf("input.candidates[%d]: duplicate item %q", i, c.ID)
-			}
-			seen[c.ID] = true
-			req.Candidates = append(req.Candidates, rank.Candidate{ID: c.ID, Text: rank.MetaText(c.Meta)})
-		}
-		u := rank.FromMemory(e.doc.Memory)
-		var scorer rank.Scorer = e.rec.ranker
-		name := "linear"
-		var log llm.Log
-		if e.llmOn(llm.PurposeRank) {
-			texts := map[string]string{}
-			for _, c := range req.Candidates {
-				texts[c.ID] = c.Text
-			}
-			scorer = llm.Ranker{C: e.llm, Fallback: e.rec.ranker, User: userOf(e.doc.Memory), Log: &log,
-				Describe: func(id string) string { return e.rec.describe(id, texts[id]) }}
-			name = "llm over linear"
-		}
-		ranked, err := scorer.Rank(u, req)
-		if err != nil {
-			return nil, fmt.Errorf("input.%w", err)
-		}
-		return encodeRanking(ranked, name, e.rec.ranker.Weights(), u, log.Outcomes)
-	})
+// LoadCatalogOutput describes the catalog load_catalog loaded.
+type LoadCatalogOutput struct {
+	Dataset       string   `json:"dataset"`
+	Dim           int      `json:"dim"`
+	FormatVersion int      `json:"format_version"`
+	Items         int      `json:"items"`
+	Meta          []string `json:"meta"`
+	OK            bool     `json:"ok"`
 }
 
-// encodeRanking writes rank's output: the object
-// {"context", "llm" (when the LLM was asked), "llm_calls", "ranker",
-// "ranking", "weights"} with its keys in the order json.Marshal gives a map,
-// each value as json.Marshal encodes it. O(size of the output).
-func encodeRanking(ranked []rank.Ranked, ranker string, weights map[string]float64, u rank.User, outcomes []llm.Outcome) (rawJSON, error) {
-	b := make([]byte, 0, 512+256*len(ranked))
+func loadCatalogExport(e *Engine, input []byte) (LoadCatalogOutput, error) {
+	cat, err := catalog.Parse(input)
+	if err != nil {
+		return LoadCatalogOutput{}, fmt.Errorf("input: %w", err)
+	}
+	e.rec = &recAsset{cat: cat, ranker: rank.New(cat)}
+	return LoadCatalogOutput{Dataset: cat.Dataset, Dim: cat.Dim, FormatVersion: catalog.Version, Items: cat.Len(),
+		Meta: cat.MetaNames, OK: true}, nil
+}
+
+// RankOutput is rank's output: the ranking, best first, each item with its
+// score and explanation; the ranker and its effective weights; how much of
+// the memory the ranking read (context); and the LLM's outcomes when π_rank
+// was asked.
+type RankOutput struct {
+	Context  RankContext        `json:"context"`
+	LLM      []llm.Outcome      `json:"llm,omitempty"`
+	LLMCalls int                `json:"llm_calls"`
+	Ranker   string             `json:"ranker"`
+	Ranking  []rank.Ranked      `json:"ranking"`
+	Weights  map[string]float64 `json:"weights"`
+}
+
+// RankContext is how much of the user's memory a ranking read.
+type RankContext struct {
+	Chunks  int  `json:"chunks"`
+	Events  int  `json:"events"`
+	Profile bool `json:"profile"`
+}
+
+func rankExport(e *Engine, input []byte) (RankOutput, error) {
+	var in RankInput
+	if err := decodeStrict(input, &in); err != nil {
+		return RankOutput{}, err
+	}
+	if e.rec == nil {
+		return RankOutput{}, ErrNoCatalog
+	}
+	switch {
+	case len(in.Candidates) == 0:
+		return RankOutput{}, errors.New("input.candidates: at least one candidate is required")
+	case len(in.Candidates) > maxCandidates:
+		return RankOutput{}, fmt.Errorf("input.candidates: %d candidates, more than the limit of %d", len(in.Candidates), maxCandidates)
+	case in.K < 0:
+		return RankOutput{}, fmt.Errorf("input.k: must be at least 0, got %d", in.K)
+	case len(in.Instruction) > maxInstructionLen:
+		return RankOutput{}, fmt.Errorf("input.instruction: %d bytes, more than the limit of %d", len(in.Instruction), maxInstructionLen)
+	}
+	req := rank.Request{Instruction: in.Instruction, K: in.K}
+	seen := map[string]bool{}
+	for i, c := range in.Candidates {
+		switch {
+		case c.ID == "":
+			return RankOutput{}, fmt.Errorf("input.candidates[%d]: empty item id", i)
+		case seen[c.ID]:
+			return RankOutput{}, fmt.Errorf("input.candidates[%d]: duplicate item %q", i, c.ID)
+		}
+		seen[c.ID] = true
+		req.Candidates = append(req.Candidates, rank.Candidate{ID: c.ID, Text: rank.MetaText(c.Meta)})
+	}
+	u := rank.FromMemory(e.doc.Memory)
+	var scorer rank.Scorer = e.rec.ranker
+	name := "linear"
+	var log llm.Log
+	if e.llmOn(llm.PurposeRank) {
+		texts := map[string]string{}
+		for _, c := range req.Candidates {
+			texts[c.ID] = c.Text
+		}
+		scorer = llm.Ranker{C: e.llm, Fallback: e.rec.ranker, User: userOf(e.doc.Memory), Log: &log,
+			Describe: func(id string) string { return e.rec.describe(id, texts[id]) }}
+		name = "llm over linear"
+	}
+	ranked, err := scorer.Rank(u, req)
+	if err != nil {
+		return RankOutput{}, fmt.Errorf("input.%w", err)
+	}
+	return RankOutput{Context: RankContext{len(u.Chunks), len(u.Events), u.Profile != ""}, LLM: log.Outcomes,
+		LLMCalls: len(log.Outcomes), Ranker: name, Ranking: ranked, Weights: e.rec.ranker.Weights()}, nil
+}
+
+// AppendJSON appends rank's output to b, byte for byte as json.Marshal
+// encodes it, without reflection (which costs 10-20x more inside
+// WebAssembly). O(size of the output).
+func (o *RankOutput) AppendJSON(b []byte) ([]byte, error) {
+	ranked, ranker, weights, outcomes := o.Ranking, o.Ranker, o.Weights, o.LLM
+	b = slices.Grow(b, 512+256*len(ranked))
 	b = append(b, `{"context":{"chunks":`...)
-	b = jsonenc.AppendInt(b, len(u.Chunks))
+	b = jsonenc.AppendInt(b, o.Context.Chunks)
 	b = append(b, `,"events":`...)
-	b = jsonenc.AppendInt(b, len(u.Events))
+	b = jsonenc.AppendInt(b, o.Context.Events)
 	b = append(b, `,"profile":`...)
-	b = jsonenc.AppendBool(b, u.Profile != "")
+	b = jsonenc.AppendBool(b, o.Context.Profile)
 	b = append(b, '}')
 	if len(outcomes) > 0 {
 		o, err := json.Marshal(outcomes)
@@ -206,7 +250,7 @@ func encodeRanking(ranked []rank.Ranked, ranker string, weights map[string]float
 		b = append(b, o...)
 	}
 	b = append(b, `,"llm_calls":`...)
-	b = jsonenc.AppendInt(b, len(outcomes))
+	b = jsonenc.AppendInt(b, o.LLMCalls)
 	b = append(b, `,"ranker":`...)
 	b = jsonenc.AppendString(b, ranker)
 	b = append(b, `,"ranking":[`...)
