@@ -22,6 +22,7 @@ import (
 	"github.com/recmem/recmem/host"
 	"github.com/recmem/recmem/host/plot"
 	"github.com/recmem/recmem/pkg/catalog"
+	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/engine"
 	"github.com/recmem/recmem/pkg/slate"
 	"github.com/recmem/recmem/pkg/slatelab"
@@ -537,7 +538,7 @@ func (o *benchOptions) timeFresh(side hostSide, label string, unit time.Duration
 // trained on these conversations; docs/slate.md has the cross-validated
 // figures.
 func benchQuality(path string) (map[string]any, error) {
-	convs, err := loadConversations(path)
+	convs, err := dataset.LoadConversations(path)
 	if err != nil {
 		return nil, err
 	}

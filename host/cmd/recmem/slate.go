@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -34,29 +33,6 @@ func init() {
 type slateReport struct {
 	slatelab.Metrics
 	Baselines map[string]slatelab.Metrics `json:"baselines"`
-}
-
-// loadConversations reads a LoCoMo or a LongMemEval file, told apart by
-// LongMemEval's question_id key.
-func loadConversations(path string) ([]dataset.Conversation, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	head := b[:min(len(b), 4096)]
-	if bytes.Contains(head, []byte(`"question_id"`)) {
-		return dataset.ReadLongMemEval(bytes.NewReader(b))
-	}
-	return dataset.ReadLoCoMo(bytes.NewReader(b))
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // trainer returns the training function for a model kind: "ensemble" (the
@@ -118,7 +94,7 @@ func runEvalSlate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: recmem eval slate --data FILE --budget B [--pool N] [--native] [--json] [--model FILE] [--cv]")
 		return 2
 	}
-	convs, err := loadConversations(*data)
+	convs, err := dataset.LoadConversations(*data)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem eval slate:", err)
 		return 1
@@ -324,7 +300,7 @@ func runTrainSlate(args []string, stdout, stderr io.Writer) int {
 		}
 		bs = append(bs, b)
 	}
-	convs, err := loadConversations(*data)
+	convs, err := dataset.LoadConversations(*data)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem train slate:", err)
 		return 1
