@@ -14,10 +14,10 @@ import (
 	"github.com/recmem/recmem/pkg/workload"
 )
 
-// bleve runs the bleve peer, a test-only package so that neither the
+// runBleve runs the bleve peer, a test-only package so that neither the
 // plugin nor the command links bleve, and returns its JSON object (or an
 // object holding the error).
-func (r *runner) bleve() map[string]any {
+func (r *runner) runBleve() map[string]any {
 	if r.Root == "" {
 		return map[string]any{"error": "host/peers not found: run recmem bench from the repository"}
 	}
@@ -37,9 +37,9 @@ func (r *runner) bleve() map[string]any {
 	return runPeer(cmd, f.Name())
 }
 
-// node writes the shared workload file and runs the Node runner: the same
+// runNode writes the shared workload file and runs the Node runner: the same
 // paths through the JavaScript host, and the Orama peer.
-func (r *runner) node(mem *workload.Memory, catBytes []byte) (node, orama map[string]any) {
+func (r *runner) runNode(mem *workload.Memory, catBytes []byte) (node, orama map[string]any) {
 	fail := func(err error) (map[string]any, map[string]any) {
 		e := map[string]any{"error": err.Error()}
 		return e, e

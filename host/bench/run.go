@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,9 +20,9 @@ const budget = 2000
 
 // Options are one run's settings; `recmem bench` sets them from its flags.
 type Options struct {
-	Sizes   []int         // memory sizes in units
+	Sizes   []int         // memory sizes in units, at least one, each above 0
 	Iters   int           // timed calls per path and host, after 5 warm-up calls (below 1 counts as 1)
-	MaxTime time.Duration // stop timing a path after this long (it still gets at least 5 calls)
+	MaxTime time.Duration // stop timing a path after this long, once it has min(Iters, 5) timed calls
 	LoCoMo  string        // LoCoMo JSON file: the memories' turns and the quality questions
 	Catalog string        // trained catalog for rank10; when unreadable, rank10 is skipped and Report.Skipped says why
 	Wasm    string        // the plugin's .wasm file
@@ -40,6 +41,9 @@ type runner struct{ Options }
 // fails when the module, the LoCoMo file or a call fails; a missing catalog
 // or a failing peer is recorded in the report instead.
 func Run(ctx context.Context, o Options) (*Report, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
 	o.Iters = max(o.Iters, 1)
 	if o.Progress == nil {
 		o.Progress = io.Discard
@@ -99,11 +103,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	if r.Peers {
 		r.progress("bench: bleve peer (go test ./host/peers)")
-		rep.Peers["bleve"] = r.bleve()
+		rep.Peers["bleve"] = r.runBleve()
 	}
 	if r.Node {
 		r.progress("bench: JavaScript host and Orama peer (node web/bench/bench.mjs)")
-		node, orama := r.node(mem, catBytes)
+		node, orama := r.runNode(mem, catBytes)
 		rep.Node = node
 		rep.Peers["orama"] = orama
 	}
@@ -116,6 +120,25 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	rep.Settings = map[string]any{"sizes": r.Sizes, "iters": r.Iters, "max_time_s": r.MaxTime.Seconds(), "budget": budget,
 		"data": r.LoCoMo, "catalog": r.Catalog, "wasm": r.Wasm}
 	return rep, nil
+}
+
+// validate names the first option that cannot be measured with.
+func (o *Options) validate() error {
+	if len(o.Sizes) == 0 {
+		return errors.New("bench: Options.Sizes is empty")
+	}
+	for _, n := range o.Sizes {
+		if n <= 0 {
+			return fmt.Errorf("bench: Options.Sizes: %d is not a positive unit count", n)
+		}
+	}
+	if o.Wasm == "" {
+		return errors.New("bench: Options.Wasm is empty")
+	}
+	if o.LoCoMo == "" {
+		return errors.New("bench: Options.LoCoMo is empty")
+	}
+	return nil
 }
 
 // gzipSize is the size of b compressed by gzip at its best compression.
