@@ -31,11 +31,11 @@ const (
 
 // rankInput is the input of rank.
 type rankInput struct {
-	Candidates  []rankCandidate `json:"candidates"`
+	Candidates []rankCandidate `json:"candidates"`
 	// Instruction is nil when the input has none: the output then has no
 	// "understood", "kept" or "relaxed" keys.
 	Instruction *string `json:"instruction,omitempty"`
-	K           int             `json:"k,omitempty"`
+	K           int     `json:"k,omitempty"`
 }
 
 // rankCandidate is an item id, or {id, meta} where meta maps a field to a

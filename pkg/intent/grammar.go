@@ -24,8 +24,8 @@ var cueList = []struct {
 	kind    cueKind
 	phrases string
 }{
-	{cueOnly, "only|just|exclusively|solely|purely|strictly|nothing but|nothing except|none but|nothing other than|only ever"},
-	{cueExclude, "no|not|without|except|except for|excepting|anything but|anything except|everything but|everything except|other than|anything other than|avoid|skip|tired of|sick of|bored of|bored with|fed up with|done with|no more|not any|do not want|never|besides|excluding|exclude|none of|nothing from|nothing with|nothing on|nothing by|nothing|rather than|instead of|hate|dislike|minus|leave out|steer clear of|stay away from|ban|block|hide"},
+	{cueOnly, "only|just|exclusively|solely|purely|strictly|nothing but|nothing except|none but|nothing other than|only ever|and nothing else|nothing else|and that is it|that is all|and nothing more"},
+	{cueExclude, "no|not|neither|without|except|enough|had enough of|enough of|except for|excepting|anything but|anything except|everything but|everything except|other than|anything other than|avoid|skip|tired of|sick of|bored of|bored with|fed up with|done with|no more|not any|do not want|never|besides|excluding|exclude|none of|nothing from|nothing with|nothing on|nothing by|nothing|rather than|instead of|hate|dislike|minus|leave out|steer clear of|stay away from|ban|block|hide"},
 	{cueAvoid, "less|fewer|not too much|not too many|not so much|not so many|rather not|would rather not|preferably not|preferably no|ideally not|ideally no|if possible no|if possible not|go easy on|cut down on|cut back on|fewer of|less of"},
 	{cuePrefer, "prefer|preferably|ideally|more|more of|lots of|into|fan of|big fan of|favor|favour|especially|mostly|mainly|like|similar to|something like|kind of like|maybe|perhaps|possibly|if possible|some more|a few"},
 	{cueReset, "but|though|although|however|yet|whereas|while|apart from that|otherwise|would like|would love|want|looking for"},
@@ -40,7 +40,7 @@ var stopwordList = `a an the of for to on in at with by from about me my mine i 
 	some any something anything stuff thing things one ones other others please thanks thank kindly pls plz ok okay hey hi hello
 	play playing played plays own owning buy buying bought looking look lookin search searching got kind sort type
 	what which who that there here now right today tonight new again all every each lot lots bit little much many most
-	up out over into as if then than just well still ever eh um uh oh yes yeah`
+	up out over into as if then than just well still ever eh um uh oh yes yeah interested anymore else either`
 
 // vagueList are words that describe taste without naming anything a catalog
 // holds ("fun", "relaxing"): never linked to a title word by chance, always

@@ -27,6 +27,7 @@ type Clause struct {
 	Value string `json:"value"`
 	Text  string `json:"text"`
 	key   string // the value's normalized phrase
+	seq   int    // the parser's number of a plain mention
 }
 
 // Label is how a clause is shown: the value, or for a title phrase the

@@ -37,6 +37,11 @@ type Linker struct {
 	titles int // index of the title facet, -1 when there is none
 	names  []string
 	items  []Item
+	// Common reports whether a normalized word is a common English word
+	// (the ranker uses the word-vector table's frequency rank): after a
+	// possessive ("for my son") such a word is not read as a title word.
+	// Nil: no word is common. Set it before use.
+	Common func(word string) bool
 }
 
 // Item is one item as the linker matches it: its normalized title (padded
@@ -67,16 +72,9 @@ func NewLinker(names []string, meta [][]string, t *Table) *Linker {
 			l.titles = k
 		}
 	}
-	l.items = make([]Item, len(meta))
-	for i, m := range meta {
-		l.items[i] = l.item(m, nil)
-		l.addValues(names, m)
-		if l.titles >= 0 && l.titles < len(m) {
-			l.addGrams(words(m[l.titles]))
-		}
-	}
-	// Aliases come after the values, so that a value named like an alias
-	// keeps its own entity first.
+	// Aliases come before the values: the domain's table says what a word
+	// means ("Nintendo" is the platforms, not a series read from "Nintendo
+	// Selects" titles).
 	for _, facet := range sortedKeys(l.table.Aliases) {
 		m := l.table.Aliases[facet]
 		for _, alias := range sortedKeys(m) {
@@ -84,6 +82,14 @@ func NewLinker(names []string, meta [][]string, t *Table) *Linker {
 			for _, v := range m[alias] {
 				l.addPhrase(k, Entity{Facet: facet, Value: v})
 			}
+		}
+	}
+	l.items = make([]Item, len(meta))
+	for i, m := range meta {
+		l.items[i] = l.item(m, nil)
+		l.addValues(names, m)
+		if l.titles >= 0 && l.titles < len(m) {
+			l.addGrams(words(m[l.titles]))
 		}
 	}
 	return l
@@ -107,23 +113,9 @@ func (l *Linker) addValues(names []string, m []string) {
 		if key == "" {
 			continue
 		}
-		e := Entity{Facet: names[k], Value: v}
-		if !slices.Contains(l.phrases[key], e) {
-			if len(l.phrases[key]) == 0 || !hasFacet(l.phrases[key], e.Facet) {
-				l.facets[e.Facet]++
-			}
-			l.addPhrase(key, e)
-		}
+		l.facets[names[k]]++
+		l.addPhrase(key, Entity{Facet: names[k], Value: v})
 	}
-}
-
-func hasFacet(es []Entity, facet string) bool {
-	for _, e := range es {
-		if e.Facet == facet {
-			return true
-		}
-	}
-	return false
 }
 
 func (l *Linker) addPhrase(key string, e Entity) {

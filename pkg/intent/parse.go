@@ -36,6 +36,12 @@ type parser struct {
 	// recent indexes the Prefer clauses added since the last boundary: a
 	// closing "only" ("Halo only") turns them into Only clauses.
 	recent []int
+	// plain and prevPlain are the sequence numbers of the plain mentions
+	// (Only clauses of the positive scope) of this sentence and of the
+	// previous one: a negation with nothing after it applies to them
+	// ("Destiny is not for me", "Borderlands? Not interested.").
+	plain, prevPlain []int
+	seq              int
 }
 
 // Parse interprets an instruction against the linker's catalog, plus the
@@ -77,11 +83,15 @@ func (p *parser) run() {
 		switch t.mark {
 		case '.':
 			p.closeScope()
+			if len(p.plain) > 0 {
+				p.prevPlain = p.plain
+			}
+			p.plain = nil
 			i++
 			continue
 		case ',':
 			// A list goes on after a comma when an entity follows at once.
-			if p.mode != scopePositive && p.entityLen(i+1) > 0 {
+			if p.mode != scopePositive && p.listGoesOn(i+1) {
 				i++
 				continue
 			}
@@ -128,10 +138,21 @@ func (p *parser) note(s string) {
 	p.in.Notes = append(p.in.Notes, s)
 }
 
-// closeScope ends the current scope at a boundary.
+// closeScope ends the current scope at a boundary. A negation followed by
+// nothing applies to the plain mentions before it, in its sentence or else
+// in the one before.
 func (p *parser) closeScope() {
 	if p.mode != scopePositive && !p.cueUsed && p.cue != "" {
-		p.note(fmt.Sprintf("%q is followed by nothing to act on", p.cue))
+		targets := p.plain
+		if len(targets) == 0 {
+			targets = p.prevPlain
+		}
+		if (p.mode == scopeExclude || p.mode == scopeAvoid) && len(targets) > 0 {
+			p.negateBefore(targets)
+			p.plain, p.prevPlain = nil, nil
+		} else {
+			p.note(fmt.Sprintf("%q is followed by nothing to act on", p.cue))
+		}
 	}
 	p.mode, p.cue, p.cueUsed, p.recent = scopePositive, "", false, nil
 }
@@ -206,13 +227,50 @@ func (p *parser) onCue(i, k int, kind cueKind) {
 		// A list goes on when an entity follows at once ("no Halo or
 		// Gears"); otherwise the scope ends ("no Halo and something
 		// for my Wii U").
-		if p.mode != scopePositive && p.entityLen(i+k) == 0 {
+		if p.mode != scopePositive && !p.listGoesOn(i+k) {
 			if _, next := p.cueAt(i + k); next == cueNone {
 				p.closeScope()
 			}
 		}
 	}
 }
+
+// negateBefore moves the plain mentions numbered seqs from Only to the
+// current negative scope.
+func (p *parser) negateBefore(seqs []int) {
+	keep := p.in.Only[:0:0]
+	for _, c := range p.in.Only {
+		moved := false
+		for _, q := range seqs {
+			moved = moved || c.seq == q
+		}
+		switch {
+		case !moved:
+			keep = append(keep, c)
+		case p.mode == scopeAvoid:
+			p.in.Avoid = append(p.in.Avoid, c)
+		default:
+			p.in.Exclude = append(p.in.Exclude, c)
+		}
+	}
+	p.in.Only = keep
+}
+
+// listGoesOn reports whether an entity starts at token i, after an
+// article at most ("no Halo or the Sims", "not a PlayStation or a PC").
+func (p *parser) listGoesOn(i int) bool {
+	if p.entityLen(i) > 0 {
+		return true
+	}
+	if p.isWord(i) && articles[p.toks[i].norm] {
+		return p.entityLen(i+1) > 0
+	}
+	return false
+}
+
+var possessives = map[string]bool{"my": true, "our": true, "his": true, "her": true, "their": true, "your": true}
+
+var articles = map[string]bool{"a": true, "an": true, "the": true, "any": true, "my": true}
 
 // promote turns the Prefer clauses of the current clause into Only ones.
 func (p *parser) promote() {
@@ -272,15 +330,18 @@ func (p *parser) entity(i, minLen int) (int, []Entity) {
 		if minLen < 2 && (stopwords[first] || p.l.filler[first]) {
 			continue
 		}
-		if k == 1 && isNumber(first) {
-			continue
+		if k == 1 && isNumber(first) && p.toks[i].orig == first {
+			continue // a bare number is no name; a roman numeral ("not XIII") may be
+		}
+		if k == 1 && i > 0 && possessives[p.toks[i-1].norm] && p.l.Common != nil && p.l.Common(first) {
+			continue // "for my son": a person, not a title word
 		}
 		if p.l.inTitles(ws[:k], p.x) {
 			titleLen = k
 			break
 		}
 	}
-	if titleLen > facetLen {
+	if titleLen > facetLen && !p.coveredByFacets(ws[:titleLen]) {
 		return titleLen, []Entity{{Facet: "title", Value: strings.Join(ws[:titleLen], " ")}}
 	}
 	if facetLen == 0 {
@@ -295,6 +356,25 @@ func (p *parser) entity(i, minLen int) (int, []Entity) {
 		}
 	}
 	return facetLen, out
+}
+
+// coveredByFacets reports whether ws is a run of facet values and aliases
+// ("digital downloads", "PS4 accessories"): then those win over a title
+// phrase that happens to hold the same words.
+func (p *parser) coveredByFacets(ws []string) bool {
+	for i := 0; i < len(ws); {
+		k := 0
+		for n := len(ws) - i; n >= 1 && k == 0; n-- {
+			if len(p.l.lookup(strings.Join(ws[i:i+n], " "), p.x)) > 0 {
+				k = n
+			}
+		}
+		if k == 0 {
+			return false
+		}
+		i += k
+	}
+	return true
 }
 
 func isNumber(w string) bool {
@@ -320,6 +400,9 @@ func (p *parser) add(i, k int, ents []Entity) {
 		case scopePositive:
 			// A plain request naming something the catalog has ("Zelda
 			// games", "something for my Wii U") is a filter.
+			p.seq++
+			c.seq = p.seq
+			p.plain = append(p.plain, p.seq)
 			p.in.Only = append(p.in.Only, c)
 		case scopePrefer:
 			p.recent = append(p.recent, len(p.in.Prefer))

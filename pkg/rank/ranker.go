@@ -165,6 +165,7 @@ func New(cat *catalog.Catalog) *Ranker {
 	}
 	r := &Ranker{cat: cat, ix: newIndex(texts), vec: vector.Default(), items: make([]itemText, cat.Len()),
 		lk: intent.NewLinker(cat.MetaNames, cat.Meta, cat.Intent)}
+	r.lk.Common = func(w string) bool { k, ok := r.vec.Rank(w); return ok && k < DefaultCommonRank }
 	for _, name := range Features {
 		w, s := r.weight(name)
 		r.ws = append(r.ws, w*s)
