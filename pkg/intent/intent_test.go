@@ -101,11 +101,11 @@ func TestFilterAndRelax(t *testing.T) {
 		keep    string // one digit per item: 1 kept
 		relaxed []Relaxed
 	}{
-		{"no Halo", "00111111", nil},                                                       // Halo Wars has no series: its title holds Halo
-		{"not Xbox 360", "00111011", nil},                                                  // items 0, 1 and 5 are on Xbox 360
-		{"PS3 or PlayStation 2 only", "00001011", nil},                                     // OR within one facet
-		{"Mario on the Wii U", "00110000", nil},                                            // "mario" is a title phrase: both Wii U items hold it
-		{"Halo and Mario", "11110000", nil},                                                // the title and title facets are one group
+		{"no Halo", "00111111", nil},                   // Halo Wars has no series: its title holds Halo
+		{"not Xbox 360", "00111011", nil},              // items 0, 1 and 5 are on Xbox 360
+		{"PS3 or PlayStation 2 only", "00001011", nil}, // OR within one facet
+		{"Mario on the Wii U", "00110000", nil},        // "mario" is a title phrase: both Wii U items hold it
+		{"Halo and Mario", "11110000", nil},            // the title and title facets are one group
 		// Dropping either leaves 2: the last mentioned goes.
 		{"Halo on PS3", "11000000", []Relaxed{{"only", "platform", "PlayStation 3", `no candidate met every constraint: "only PlayStation 3" was dropped, which leaves 2`}}},
 		// Everything is excluded; dropping "not PS3" or "not wii u" (a
