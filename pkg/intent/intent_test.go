@@ -187,3 +187,36 @@ func BenchmarkParse(b *testing.B) {
 		l.Parse(ins[i%len(ins)], nil)
 	}
 }
+
+// TestParseAnyText: any text within the limit parses, the same way twice,
+// and every clause it reports is grounded (has a facet and a value).
+func TestParseAnyText(t *testing.T) {
+	l := tiny(t)
+	words := []string{"no", "not", "only", "Halo", "PS3", ",", ".", "but", "and", "or", "é", "\u2019s", "XIII", "360",
+		"preferably", "less", "Mario", "Kart", "the", "?", "\x00", "\xff", "nothing", "else", "my", "son"}
+	seed := uint32(1)
+	next := func() uint32 { seed = seed*1664525 + 1013904223; return seed >> 8 }
+	for n := 0; n < 2000; n++ {
+		var b strings.Builder
+		for b.Len() < int(next()%120) {
+			b.WriteString(words[next()%uint32(len(words))])
+			b.WriteByte(' ')
+		}
+		s := b.String()
+		a, c := l.Parse(s, nil), l.Parse(s, nil)
+		if !reflect.DeepEqual(a, c) {
+			t.Fatalf("%q: two parses differ", s)
+		}
+		for _, cs := range [][]Clause{a.Only, a.Exclude, a.Prefer, a.Avoid} {
+			for _, cl := range cs {
+				if cl.Facet == "" || cl.Value == "" {
+					t.Fatalf("%q: ungrounded clause %+v", s, cl)
+				}
+			}
+		}
+	}
+	long := strings.Repeat("no Halo, ", 500)[:4000]
+	if in := l.Parse(long, nil); len(in.Exclude) != 1 {
+		t.Fatalf("4,000 bytes: %s", in.Summary())
+	}
+}
