@@ -41,7 +41,7 @@ export interface RecordResult {
 }
 
 export interface Op {
-  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete';
+  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete' | 'avoid';
   chunk?: string; chunks?: string[]; category?: string; key?: string; polarity?: 'likes' | 'avoids';
   text?: string; strength?: number; events?: string[]; reason?: string;
 }
@@ -52,8 +52,23 @@ export interface MemoryView {
 }
 
 export interface Explanation { value: number; message: string; children?: Explanation[] }
-export interface Ranked { id: string; rank: number; score: number; explanation: Explanation }
-export interface RankResult { ranking: Ranked[]; ranker: string; weights: Record<string, number> }
+export interface Ranked {
+  id: string; rank: number; score: number; explanation: Explanation;
+  /** With an instruction: what the item meets of it ("PlayStation 4", "not Halo"). */
+  meets?: string[];
+}
+/** One grounded part of an instruction (docs/instructions.md). */
+export interface Clause { facet: string; value: string; text: string }
+export interface Understood {
+  only: Clause[]; exclude: Clause[]; prefer: Clause[]; avoid: Clause[];
+  unknown: string[]; conflicts: string[]; notes: string[];
+}
+export interface Relaxed { constraint: 'only' | 'exclude'; facet: string; value: string; reason: string }
+export interface RankResult {
+  ranking: Ranked[]; ranker: string; weights: Record<string, number>;
+  /** Present when the input has an instruction. */
+  understood?: Understood; relaxed?: Relaxed[]; kept?: number;
+}
 
 export interface Unit {
   id: string; session: string; date?: string; time?: string; speaker?: string; text: string;

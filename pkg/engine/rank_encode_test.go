@@ -28,7 +28,7 @@ func TestEncodeRankingMatchesMarshal(t *testing.T) {
 		{"with llm", ranked, rank.User{Chunks: []rank.Chunk{{Text: "c"}}}, []llm.Outcome{{}}},
 		{"empty ranking", []rank.Ranked{}, rank.User{}, nil},
 	} {
-		got, err := encodeRanking(tt.ranked, "linear", weights, tt.u, tt.outcomes)
+		got, err := encodeRanking(tt.ranked, "linear", weights, tt.u, tt.outcomes, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recmem/recmem/pkg/catalog"
+	"github.com/recmem/recmem/pkg/intent"
 	"github.com/recmem/recmem/pkg/jsonenc"
 	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/memory"
@@ -30,9 +31,11 @@ const (
 
 // rankInput is the input of rank.
 type rankInput struct {
-	Candidates  []rankCandidate `json:"candidates"`
-	Instruction string          `json:"instruction,omitempty"`
-	K           int             `json:"k,omitempty"`
+	Candidates []rankCandidate `json:"candidates"`
+	// Instruction is nil when the input has none: the output then has no
+	// "understood", "kept" or "relaxed" keys.
+	Instruction *string `json:"instruction,omitempty"`
+	K           int     `json:"k,omitempty"`
 }
 
 // rankCandidate is an item id, or {id, meta} where meta maps a field to a
@@ -148,10 +151,13 @@ func init() {
 			return nil, fmt.Errorf("input.candidates: %d candidates, more than the limit of %d", len(in.Candidates), maxCandidates)
 		case in.K < 0:
 			return nil, fmt.Errorf("input.k: must be at least 0, got %d", in.K)
-		case len(in.Instruction) > maxInstructionLen:
-			return nil, fmt.Errorf("input.instruction: %d bytes, more than the limit of %d", len(in.Instruction), maxInstructionLen)
+		case in.Instruction != nil && len(*in.Instruction) > maxInstructionLen:
+			return nil, fmt.Errorf("input.instruction: %d bytes, more than the limit of %d", len(*in.Instruction), maxInstructionLen)
 		}
-		req := rank.Request{Instruction: in.Instruction, K: in.K}
+		req := rank.Request{K: in.K}
+		if in.Instruction != nil {
+			req.Instruction = *in.Instruction
+		}
 		seen := map[string]bool{}
 		for i, c := range in.Candidates {
 			switch {
@@ -161,7 +167,15 @@ func init() {
 				return nil, fmt.Errorf("input.candidates[%d]: duplicate item %q", i, c.ID)
 			}
 			seen[c.ID] = true
-			req.Candidates = append(req.Candidates, rank.Candidate{ID: c.ID, Text: rank.MetaText(c.Meta)})
+			req.Candidates = append(req.Candidates, rank.Candidate{ID: c.ID, Text: rank.MetaText(c.Meta), Meta: c.Meta})
+		}
+		// An instruction is understood (pkg/intent) and its hard parts
+		// filter the candidates before any scorer sees them.
+		var und *rank.Understanding
+		if in.Instruction != nil {
+			u := e.rec.ranker.Understand(req)
+			und = &u
+			req = u.Constrained(req)
 		}
 		u := rank.FromMemory(e.doc.Memory)
 		var scorer rank.Scorer = e.rec.ranker
@@ -180,7 +194,10 @@ func init() {
 		if err != nil {
 			return nil, fmt.Errorf("input.%w", err)
 		}
-		return encodeRanking(ranked, name, e.rec.ranker.Weights(), u, log.Outcomes)
+		// Enforced again after the scorer: an LLM's permutation cannot
+		// bring back an item the instruction excludes.
+		ranked = e.rec.ranker.Enforce(ranked, req)
+		return encodeRanking(ranked, name, e.rec.ranker.Weights(), u, log.Outcomes, und)
 	})
 }
 
@@ -188,7 +205,11 @@ func init() {
 // {"context", "llm" (when the LLM was asked), "llm_calls", "ranker",
 // "ranking", "weights"} with its keys in the order json.Marshal gives a map,
 // each value as json.Marshal encodes it. O(size of the output).
-func encodeRanking(ranked []rank.Ranked, ranker string, weights map[string]float64, u rank.User, outcomes []llm.Outcome) (rawJSON, error) {
+//
+// With an instruction (und non-nil) it adds "kept" (the candidates that met
+// the hard constraints), "relaxed" (the constraints dropped because none
+// did), "understood" (the parsed intent) and each item's "meets".
+func encodeRanking(ranked []rank.Ranked, ranker string, weights map[string]float64, u rank.User, outcomes []llm.Outcome, und *rank.Understanding) (rawJSON, error) {
 	b := make([]byte, 0, 512+256*len(ranked))
 	b = append(b, `{"context":{"chunks":`...)
 	b = jsonenc.AppendInt(b, len(u.Chunks))
@@ -197,6 +218,10 @@ func encodeRanking(ranked []rank.Ranked, ranker string, weights map[string]float
 	b = append(b, `,"profile":`...)
 	b = jsonenc.AppendBool(b, u.Profile != "")
 	b = append(b, '}')
+	if und != nil {
+		b = append(b, `,"kept":`...)
+		b = jsonenc.AppendInt(b, und.Kept)
+	}
 	if len(outcomes) > 0 {
 		o, err := json.Marshal(outcomes)
 		if err != nil {
@@ -227,9 +252,37 @@ func encodeRanking(ranked []rank.Ranked, ranker string, weights map[string]float
 		if b, err = appendExplanation(b, &r.Explanation); err != nil {
 			return nil, err
 		}
+		if r.Meets != nil {
+			b = append(b, `,"meets":[`...)
+			for k, m := range r.Meets {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = jsonenc.AppendString(b, m)
+			}
+			b = append(b, ']')
+		}
 		b = append(b, '}')
 	}
-	b = append(b, `],"weights":`...)
+	b = append(b, ']')
+	if und != nil {
+		relaxed := und.Relaxed
+		if relaxed == nil {
+			relaxed = []intent.Relaxed{}
+		}
+		for _, kv := range []struct {
+			key string
+			v   any
+		}{{"relaxed", relaxed}, {"understood", und.Intent}} {
+			o, err := json.Marshal(kv.v)
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, `,"`+kv.key+`":`...)
+			b = append(b, o...)
+		}
+	}
+	b = append(b, `,"weights":`...)
 	if b, err = jsonenc.AppendFloatMap(b, weights); err != nil {
 		return nil, err
 	}
