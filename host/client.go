@@ -180,7 +180,11 @@ func (s *Session) Memory(ctx context.Context, journalLimit int) (*MemoryView, er
 // Rank orders candidates for the user, steered by an optional instruction,
 // keeping the top k (0: all). It needs ClientOptions.Catalog.
 func (s *Session) Rank(ctx context.Context, candidates []Candidate, instruction string, k int) (*RankResult, error) {
-	out, err := engine.Rank.Call(s.Caller(ctx), engine.RankInput{Candidates: candidates, Instruction: instruction, K: k})
+	in := engine.RankInput{Candidates: candidates, K: k}
+	if instruction != "" {
+		in.Instruction = &instruction
+	}
+	out, err := engine.Rank.Call(s.Caller(ctx), in)
 	return &out, err
 }
 

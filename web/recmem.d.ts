@@ -115,6 +115,16 @@ export interface ChunkRef {
 }
 
 /**
+ * Clause is one grounded part of an intent: an entity and the words it was
+ * read from.
+ */
+export interface Clause {
+  facet: string;
+  value: string;
+  text: string;
+}
+
+/**
  * Config holds the memory's parameters. The zero value of every field means its
  * documented default, so Config{} is the paper's setting. A State stores the
  * resolved config (defaults filled in), so an exported document shows the
@@ -284,7 +294,7 @@ export interface Document {
 export interface Entry {
   seq: number;
   time: number;
-  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete' | 'evict' | 'drop';
+  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete' | 'evict' | 'drop' | 'avoid';
   trigger: 'user' | 'llm' | 'scheduler' | 'planner' | 'auto' | 'capacity' | 'fifo';
   chunks?: string[];
   events?: string[];
@@ -338,6 +348,26 @@ export interface ImportStateOutput {
   ok: boolean;
   summary: Summary;
   version: number;
+}
+
+/** Intent is an instruction as understood. */
+export interface Intent {
+  only: Clause[];
+  exclude: Clause[];
+  prefer: Clause[];
+  avoid: Clause[];
+  /**
+   * Unknown lists the words (as typed) that could not be grounded in the
+   * catalog, in order, each once.
+   */
+  unknown: string[];
+  /** Conflicts explains each contradiction and how it was settled. */
+  conflicts: string[];
+  /**
+   * Notes say what else the reader should know (an empty instruction, a
+   * negation with nothing after it, an "only" that could not be grounded).
+   */
+  notes: string[];
 }
 
 /** LoadCatalogOutput describes the catalog load_catalog loaded. */
@@ -442,11 +472,15 @@ export interface Model {
  * 	synthesize  (none): rebuild the profile
  * 	edit        chunk, text and/or strength (trigger "user" only)
  * 	delete      chunk or chunks (trigger "user" only)
+ * 	avoid       category, key [, text, strength] (trigger "user" only): a
+ * 	            standing wish never to be shown something ("never show me
+ * 	            Halo"): an "avoids" chunk, strength 1 unless given; a chunk
+ * 	            of that category and key already there is turned into it
  * 
  * Reason is optional everywhere; when given it is what the journal records.
  */
 export interface Op {
-  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete';
+  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete' | 'avoid';
   chunk?: string;
   chunks?: string[];
   category?: string;
@@ -505,6 +539,10 @@ export interface RankContext {
  */
 export interface RankInput {
   candidates: (string | { id: string; meta?: Record<string, string | string[]> })[];
+  /**
+   * Instruction is nil when the input has none: the output then has no
+   * "understood", "kept" or "relaxed" keys.
+   */
   instruction?: string;
   k?: number;
 }
@@ -514,13 +552,20 @@ export interface RankInput {
  * score and explanation; the ranker and its effective weights; how much of
  * the memory the ranking read (context); and the LLM's outcomes when π_rank
  * was asked.
+ * 
+ * With an instruction it also has kept (the candidates that met its hard
+ * constraints), relaxed (the constraints dropped because none did; empty
+ * when none was), understood (the parsed intent) and each item's meets.
  */
 export interface RankOutput {
   context: RankContext;
+  kept?: number;
   llm?: Outcome[];
   llm_calls: number;
   ranker: string;
   ranking: Ranked[];
+  relaxed?: Relaxed[];
+  understood?: Intent;
   weights: Record<string, number>;
 }
 
@@ -530,6 +575,11 @@ export interface Ranked {
   rank: number;
   score: number;
   explanation: Explanation;
+  /**
+   * Meets names what the item meets of the instruction, when there is
+   * one ("PlayStation 4", "not Halo").
+   */
+  meets?: string[];
 }
 
 /**
@@ -556,6 +606,18 @@ export interface RecordOutput {
   maintenance: Maintenance;
   summary: Summary;
   llm?: Outcome[];
+}
+
+/**
+ * Relaxed names a hard constraint that was dropped because no candidate met
+ * every constraint, and why.
+ */
+export interface Relaxed {
+  /** "only" or "exclude" */
+  constraint: string;
+  facet: string;
+  value: string;
+  reason: string;
 }
 
 /** Request asks for one slate. */
@@ -586,7 +648,7 @@ export interface Request {
  * mean the documented defaults).
  */
 export interface ResetInput {
-  config: Config;
+  config?: Config;
 }
 
 /** ResetOutput is the parameters the new memory has. */
@@ -678,6 +740,17 @@ export interface Unit {
 }
 // END GENERATED types
 
+// Names these declarations had before they were generated, kept so that
+// code written against them still compiles.
+export type LLMOutcome = Outcome;
+export type RecordResult = RecordOutput;
+export type RankResult = RankOutput;
+export type Understood = Intent;
+export type SlateRequest = Request;
+export type ChosenUnit = Chosen;
+export type Slate = Result;
+export type UnitCounts = AddUnitsOutput | DeleteUnitsOutput | PurgeOutput;
+
 export interface LLMRequest {
   purpose: 'extract' | 'plan' | 'synthesize' | 'rank'; user?: string;
   messages: { role: string; content: string }[]; max_tokens: number; temperature: number; response_format?: string;
@@ -739,7 +812,7 @@ export class Recmem {
   /** replace the state with a document, validated first (export import_state) */
   importState(state: string | Uint8Array | object): Promise<ImportStateOutput>;
   /** start an empty memory, with default or given parameters (export reset) */
-  reset(config: Config): Promise<ResetOutput>;
+  reset(config?: Config): Promise<ResetOutput>;
   // END GENERATED methods
   close(): Promise<void>;
 }

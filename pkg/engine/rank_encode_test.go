@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/recmem/recmem/pkg/intent"
 	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/rank"
 )
@@ -18,6 +19,7 @@ func TestRankOutputMatchesMarshal(t *testing.T) {
 		{ID: "b", Rank: 2, Score: 0, Explanation: rank.Explanation{Message: "empty"}},
 	}
 	weights := map[string]float64{"popularity": 0.5, "collaborative": 1.25, "instruction": 1}
+	withMeets := []rank.Ranked{{ID: "c", Rank: 1, Score: 2, Meets: []string{"PlayStation 4", "not \"Halo\""}}}
 	for _, tt := range []struct {
 		name     string
 		ranked   []rank.Ranked
@@ -27,9 +29,14 @@ func TestRankOutputMatchesMarshal(t *testing.T) {
 		{"no llm", ranked, rank.User{Events: []rank.Event{{Item: "a"}}, Profile: "p"}, nil},
 		{"with llm", ranked, rank.User{Chunks: []rank.Chunk{{Text: "c"}}}, []llm.Outcome{{}}},
 		{"empty ranking", []rank.Ranked{}, rank.User{}, nil},
+		{"instruction", withMeets, rank.User{}, nil},
 	} {
 		o := RankOutput{Context: RankContext{len(tt.u.Chunks), len(tt.u.Events), tt.u.Profile != ""}, LLM: tt.outcomes,
 			LLMCalls: len(tt.outcomes), Ranker: "linear", Ranking: tt.ranked, Weights: weights}
+		if tt.name == "instruction" {
+			kept, relaxed := 0, []intent.Relaxed{{Constraint: "only", Facet: "platform", Value: "Wii", Reason: "no candidate"}}
+			o.Kept, o.Relaxed, o.Understood = &kept, &relaxed, &intent.Intent{Unknown: []string{"zzz"}}
+		}
 		got, err := o.AppendJSON(nil)
 		if err != nil {
 			t.Fatal(err)

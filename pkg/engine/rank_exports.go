@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recmem/recmem/pkg/catalog"
+	"github.com/recmem/recmem/pkg/intent"
 	"github.com/recmem/recmem/pkg/jsonenc"
 	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/memory"
@@ -33,9 +34,11 @@ const (
 // items the catalog does not know), an instruction, and how many to keep
 // (0: all).
 type RankInput struct {
-	Candidates  []RankCandidate `json:"candidates"`
-	Instruction string          `json:"instruction,omitempty"`
-	K           int             `json:"k,omitempty"`
+	Candidates []RankCandidate `json:"candidates"`
+	// Instruction is nil when the input has none: the output then has no
+	// "understood", "kept" or "relaxed" keys.
+	Instruction *string `json:"instruction,omitempty"`
+	K           int     `json:"k,omitempty"`
 }
 
 // RankCandidate is an item id, or {id, meta} where meta maps a field to a
@@ -161,13 +164,20 @@ func loadCatalogExport(e *Engine, input []byte) (LoadCatalogOutput, error) {
 // score and explanation; the ranker and its effective weights; how much of
 // the memory the ranking read (context); and the LLM's outcomes when π_rank
 // was asked.
+//
+// With an instruction it also has kept (the candidates that met its hard
+// constraints), relaxed (the constraints dropped because none did; empty
+// when none was), understood (the parsed intent) and each item's meets.
 type RankOutput struct {
-	Context  RankContext        `json:"context"`
-	LLM      []llm.Outcome      `json:"llm,omitempty"`
-	LLMCalls int                `json:"llm_calls"`
-	Ranker   string             `json:"ranker"`
-	Ranking  []rank.Ranked      `json:"ranking"`
-	Weights  map[string]float64 `json:"weights"`
+	Context    RankContext        `json:"context"`
+	Kept       *int               `json:"kept,omitempty"`
+	LLM        []llm.Outcome      `json:"llm,omitempty"`
+	LLMCalls   int                `json:"llm_calls"`
+	Ranker     string             `json:"ranker"`
+	Ranking    []rank.Ranked      `json:"ranking"`
+	Relaxed    *[]intent.Relaxed  `json:"relaxed,omitempty"`
+	Understood *intent.Intent     `json:"understood,omitempty"`
+	Weights    map[string]float64 `json:"weights"`
 }
 
 // RankContext is how much of the user's memory a ranking read.
@@ -192,10 +202,13 @@ func rankExport(e *Engine, input []byte) (RankOutput, error) {
 		return RankOutput{}, fmt.Errorf("input.candidates: %d candidates, more than the limit of %d", len(in.Candidates), maxCandidates)
 	case in.K < 0:
 		return RankOutput{}, fmt.Errorf("input.k: must be at least 0, got %d", in.K)
-	case len(in.Instruction) > maxInstructionLen:
-		return RankOutput{}, fmt.Errorf("input.instruction: %d bytes, more than the limit of %d", len(in.Instruction), maxInstructionLen)
+	case in.Instruction != nil && len(*in.Instruction) > maxInstructionLen:
+		return RankOutput{}, fmt.Errorf("input.instruction: %d bytes, more than the limit of %d", len(*in.Instruction), maxInstructionLen)
 	}
-	req := rank.Request{Instruction: in.Instruction, K: in.K}
+	req := rank.Request{K: in.K}
+	if in.Instruction != nil {
+		req.Instruction = *in.Instruction
+	}
 	seen := map[string]bool{}
 	for i, c := range in.Candidates {
 		switch {
@@ -205,7 +218,19 @@ func rankExport(e *Engine, input []byte) (RankOutput, error) {
 			return RankOutput{}, fmt.Errorf("input.candidates[%d]: duplicate item %q", i, c.ID)
 		}
 		seen[c.ID] = true
-		req.Candidates = append(req.Candidates, rank.Candidate{ID: c.ID, Text: rank.MetaText(c.Meta)})
+		req.Candidates = append(req.Candidates, rank.Candidate{ID: c.ID, Text: rank.MetaText(c.Meta), Meta: c.Meta})
+	}
+	// An instruction is understood (pkg/intent) and its hard parts filter
+	// the candidates before any scorer sees them.
+	out := RankOutput{}
+	if in.Instruction != nil {
+		und := e.rec.ranker.Understand(req)
+		req = und.Constrained(req)
+		relaxed := und.Relaxed
+		if relaxed == nil {
+			relaxed = []intent.Relaxed{}
+		}
+		out.Kept, out.Relaxed, out.Understood = &und.Kept, &relaxed, &und.Intent
 	}
 	u := rank.FromMemory(e.doc.Memory)
 	var scorer rank.Scorer = e.rec.ranker
@@ -224,8 +249,12 @@ func rankExport(e *Engine, input []byte) (RankOutput, error) {
 	if err != nil {
 		return RankOutput{}, fmt.Errorf("input.%w", err)
 	}
-	return RankOutput{Context: RankContext{len(u.Chunks), len(u.Events), u.Profile != ""}, LLM: log.Outcomes,
-		LLMCalls: len(log.Outcomes), Ranker: name, Ranking: ranked, Weights: e.rec.ranker.Weights()}, nil
+	// Enforced again after the scorer: an LLM's permutation cannot bring
+	// back an item the instruction excludes.
+	ranked = e.rec.ranker.Enforce(ranked, req)
+	out.Context = RankContext{len(u.Chunks), len(u.Events), u.Profile != ""}
+	out.LLM, out.LLMCalls, out.Ranker, out.Ranking, out.Weights = log.Outcomes, len(log.Outcomes), name, ranked, e.rec.ranker.Weights()
+	return out, nil
 }
 
 // AppendJSON appends rank's output to b, byte for byte as json.Marshal
@@ -241,13 +270,15 @@ func (o *RankOutput) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"profile":`...)
 	b = jsonenc.AppendBool(b, o.Context.Profile)
 	b = append(b, '}')
+	if o.Kept != nil {
+		b = append(b, `,"kept":`...)
+		b = jsonenc.AppendInt(b, *o.Kept)
+	}
 	if len(outcomes) > 0 {
-		o, err := json.Marshal(outcomes)
-		if err != nil {
+		var err error
+		if b, err = appendMarshal(b, `,"llm":`, outcomes); err != nil {
 			return nil, err
 		}
-		b = append(b, `,"llm":`...)
-		b = append(b, o...)
 	}
 	b = append(b, `,"llm_calls":`...)
 	b = jsonenc.AppendInt(b, o.LLMCalls)
@@ -271,13 +302,44 @@ func (o *RankOutput) AppendJSON(b []byte) ([]byte, error) {
 		if b, err = appendExplanation(b, &r.Explanation); err != nil {
 			return nil, err
 		}
+		if len(r.Meets) > 0 { // omitempty, as rank.Ranked declares it
+			b = append(b, `,"meets":[`...)
+			for k, m := range r.Meets {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = jsonenc.AppendString(b, m)
+			}
+			b = append(b, ']')
+		}
 		b = append(b, '}')
 	}
-	b = append(b, `],"weights":`...)
+	b = append(b, ']')
+	if o.Relaxed != nil {
+		if b, err = appendMarshal(b, `,"relaxed":`, *o.Relaxed); err != nil {
+			return nil, err
+		}
+	}
+	if o.Understood != nil {
+		if b, err = appendMarshal(b, `,"understood":`, o.Understood); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"weights":`...)
 	if b, err = jsonenc.AppendFloatMap(b, weights); err != nil {
 		return nil, err
 	}
 	return append(b, '}'), nil
+}
+
+// appendMarshal appends key and v as json.Marshal encodes it (for the rare,
+// small parts of an output).
+func appendMarshal(b []byte, key string, v any) ([]byte, error) {
+	enc, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(b, key...), enc...), nil
 }
 
 // appendExplanation writes an explanation tree as json.Marshal does

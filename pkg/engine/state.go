@@ -94,7 +94,7 @@ func importStateExport(e *Engine, input []byte) (ImportStateOutput, error) {
 // ResetInput is the input of reset: the memory's parameters (zero fields
 // mean the documented defaults).
 type ResetInput struct {
-	Config memory.Config `json:"config"`
+	Config memory.Config `json:"config,omitzero"`
 }
 
 // ResetOutput is the parameters the new memory has.

@@ -23,6 +23,7 @@ import (
 
 	"github.com/recmem/recmem/pkg/catalog"
 	"github.com/recmem/recmem/pkg/cf"
+	"github.com/recmem/recmem/pkg/intent"
 	"github.com/recmem/recmem/pkg/vector"
 )
 
@@ -87,6 +88,9 @@ type User struct {
 type Candidate struct {
 	ID   string
 	Text string
+	// Meta is the candidate's own metadata by field, when the request gave
+	// it: the instruction's constraints read it beside the catalog's.
+	Meta map[string][]string
 }
 
 // Request is one ranking request.
@@ -94,6 +98,10 @@ type Request struct {
 	Candidates  []Candidate
 	Instruction string
 	K           int // keep the top K (0 = all)
+	// Intent is the instruction as understood (Understand): when set, its
+	// soft parts order the candidates and the text features read only its
+	// positive words (instruction.go).
+	Intent *intent.Intent
 }
 
 // Explanation says why a value is what it is, as a tree.
@@ -109,6 +117,9 @@ type Ranked struct {
 	Rank        int         `json:"rank"`
 	Score       float64     `json:"score"`
 	Explanation Explanation `json:"explanation"`
+	// Meets names what the item meets of the instruction, when there is
+	// one ("PlayStation 4", "not Halo").
+	Meets []string `json:"meets,omitempty"`
 }
 
 // Scorer is the ranking slot: the LLM-free Ranker fills it by default, an LLM
@@ -138,6 +149,11 @@ type Ranker struct {
 	last    *context
 	// FoldIn configures the user's factor; its zero value is the default.
 	FoldIn cf.FoldInConfig
+	// lk grounds instructions in the catalog (pkg/intent).
+	lk *intent.Linker
+	// NegativeWeight weighs the penalty of an instruction's negated,
+	// ungrounded words (0 = DefaultNegativeWeight).
+	NegativeWeight float64
 }
 
 // New prepares a ranker: the BM25 statistics of the catalog's item texts and
@@ -147,7 +163,9 @@ func New(cat *catalog.Catalog) *Ranker {
 	for i := range texts {
 		texts[i] = cat.MetaText(i)
 	}
-	r := &Ranker{cat: cat, ix: newIndex(texts), vec: vector.Default(), items: make([]itemText, cat.Len())}
+	r := &Ranker{cat: cat, ix: newIndex(texts), vec: vector.Default(), items: make([]itemText, cat.Len()),
+		lk: intent.NewLinker(cat.MetaNames, cat.Meta, cat.Intent)}
+	r.lk.Common = func(w string) bool { k, ok := r.vec.Rank(w); return ok && k < DefaultCommonRank }
 	for _, name := range Features {
 		w, s := r.weight(name)
 		r.ws = append(r.ws, w*s)
@@ -349,7 +367,11 @@ func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
 // Vectors returns the feature vectors of the candidates, in order. O(candidates
 // · (dim + events + text)) plus the fold-in.
 func (r *Ranker) Vectors(u User, req Request) ([][]float64, error) {
-	x := r.contextFor(u, req.Instruction)
+	instruction := req.Instruction
+	if req.Intent != nil {
+		instruction = positiveText(req.Intent)
+	}
+	x := r.contextFor(u, instruction)
 	out := make([][]float64, len(req.Candidates))
 	for k, c := range req.Candidates {
 		ci, ok := r.cat.Lookup(c.ID)
@@ -398,6 +420,9 @@ func (r *Ranker) Rank(u User, req Request) ([]Ranked, error) {
 		}
 		ex.Value = round6(ex.Value)
 		out[k] = Ranked{ID: req.Candidates[k].ID, Score: ex.Value, Explanation: ex}
+	}
+	if req.Intent != nil {
+		r.softParts(req.Intent, req, out)
 	}
 	slices.SortStableFunc(out, func(a, b Ranked) int {
 		switch {

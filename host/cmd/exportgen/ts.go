@@ -48,7 +48,7 @@ var enums = map[string][]string{
 	"memory.Entry.Op":                memory.JournalOps,
 	"memory.Chunk.Polarity":          {"likes", "avoids"},
 	"memory.Op.Polarity":             {"likes", "avoids"},
-	"memory.Op.Op":                   {"extract", "boost", "demote", "merge", "forget", "synthesize", "edit", "delete"},
+	"memory.Op.Op":                   memory.OpNames,
 	"memory.Decision.Decision":       {"maintain", "wait"},
 	"slate.Request.Ranker":           slate.Rankers,
 	"slate.Unit.Kind":                {"", "turn", "record"},
@@ -168,7 +168,7 @@ func (t *typeScript) fields(rt reflect.Type, bare bool) []string {
 		if key == "" {
 			key = f.Name
 		}
-		optional := strings.Contains(opts, "omitempty") || ft.Kind() == reflect.Pointer
+		optional := strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero") || ft.Kind() == reflect.Pointer
 		var ts string
 		switch {
 		case fieldOverrides[path+"."+f.Name] != "":

@@ -1,0 +1,161 @@
+package rec
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// InstructionKinds are the kinds of instruction cases, as recmem eval
+// instructions reports them.
+var InstructionKinds = []string{"negation", "only", "positive", "combined", "knowledge"}
+
+// InstructionCase is one typed instruction with its gold predicate over item
+// metadata (testdata/instructions/*.jsonl, one case a line).
+type InstructionCase struct {
+	ID          string `json:"id"`
+	Kind        string `json:"kind"`
+	Instruction string `json:"instruction"`
+	Gold        *Gold  `json:"gold"`
+	Comment     string `json:"comment,omitempty"`
+}
+
+// Gold is a predicate over one item's metadata (field -> value):
+//
+//	{"all": [P, ...]}  every P holds      {"any": [P, ...]}  some P holds
+//	{"not": P}         P does not hold
+//	{"title": "halo"}  the title holds the words "halo" (lower case, words
+//	                   split on anything but letters and digits)
+//	{"title": ["forza", "gran turismo"]}  the title holds one of them
+//	{"platform": "Xbox 360"} (or any other field): the field is one of the
+//	                   values, ignoring case
+//
+// It is written by hand for each case, independently of the interpreter's
+// normalization (no plural or numeral rules), so that it judges it.
+type Gold struct {
+	All    []*Gold             `json:"all,omitempty"`
+	Any    []*Gold             `json:"any,omitempty"`
+	Not    *Gold               `json:"not,omitempty"`
+	Fields map[string][]string `json:"-"`
+}
+
+// UnmarshalJSON reads a predicate; a field's value is a string or a list.
+func (g *Gold) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	if len(raw) != 1 {
+		return fmt.Errorf("gold: want exactly one key, got %d", len(raw))
+	}
+	for k, v := range raw {
+		switch k {
+		case "all":
+			return json.Unmarshal(v, &g.All)
+		case "any":
+			return json.Unmarshal(v, &g.Any)
+		case "not":
+			g.Not = &Gold{}
+			return json.Unmarshal(v, g.Not)
+		}
+		var one string
+		var many []string
+		if json.Unmarshal(v, &one) == nil {
+			many = []string{one}
+		} else if err := json.Unmarshal(v, &many); err != nil || len(many) == 0 {
+			return fmt.Errorf("gold.%s: want a string or a list of strings", k)
+		}
+		g.Fields = map[string][]string{k: many}
+	}
+	return nil
+}
+
+// goldWords lower-cases s and splits it on anything but letters and digits,
+// padded with spaces for whole-word matching.
+func goldWords(s string) string {
+	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return " " + strings.Join(f, " ") + " "
+}
+
+// Holds evaluates the predicate on an item's metadata.
+func (g *Gold) Holds(item map[string]string) bool {
+	switch {
+	case g.All != nil:
+		for _, p := range g.All {
+			if !p.Holds(item) {
+				return false
+			}
+		}
+		return true
+	case g.Any != nil:
+		for _, p := range g.Any {
+			if p.Holds(item) {
+				return true
+			}
+		}
+		return false
+	case g.Not != nil:
+		return !g.Not.Holds(item)
+	}
+	for field, vs := range g.Fields {
+		if field == "title" {
+			t := goldWords(item["title"])
+			return slices.ContainsFunc(vs, func(v string) bool { return strings.Contains(t, goldWords(v)) })
+		}
+		return slices.ContainsFunc(vs, func(v string) bool { return strings.EqualFold(item[field], v) })
+	}
+	return false
+}
+
+// ReadInstructionCases reads a JSON-lines file of cases, refusing a case
+// without id, kind, instruction or gold, an unknown kind or a repeated id.
+func ReadInstructionCases(b []byte) ([]InstructionCase, error) {
+	var out []InstructionCase
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		t := bytes.TrimSpace(sc.Bytes())
+		if len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		var c InstructionCase
+		dec := json.NewDecoder(bytes.NewReader(t))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&c); err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		switch {
+		case c.ID == "" || c.Instruction == "" || c.Gold == nil:
+			return nil, fmt.Errorf("line %d: id, instruction and gold are required", line)
+		case !slices.Contains(InstructionKinds, c.Kind):
+			return nil, fmt.Errorf("line %d: kind: %q is not one of %s", line, c.Kind, strings.Join(InstructionKinds, ", "))
+		case seen[c.ID]:
+			return nil, fmt.Errorf("line %d: id %q repeated", line, c.ID)
+		}
+		seen[c.ID] = true
+		out = append(out, c)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no cases")
+	}
+	return out, nil
+}
+
+// HeldOut reports whether a case or user id belongs to the held-out fifth:
+// FNV-1a of the id, modulo 5, is 0. Fixed before any tuning; the
+// development split is the rest.
+func HeldOut(id string) bool {
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return h.Sum32()%5 == 0
+}
