@@ -1,10 +1,15 @@
-// Package lexical is an incremental BM25 index over integer document keys.
+// Package lexical is recmem's one BM25: an incremental index over integer
+// document keys (Index, for agent memory, where units come and go), and the
+// statistics of a fixed corpus that score given documents against weighted
+// queries (Stats, for the recommendation ranker's catalog). Both use the
+// same parameters (Config) and the same IDF, computed with Log so that every
+// host gives the same bits.
 //
-// Documents are bags of terms (see package text). Terms are added to and removed
-// from a document at any time, and the collection statistics (document
-// frequencies, average length) follow at once, so scoring never rebuilds
-// anything: Add and Remove cost O(terms), Score costs O(sum of the posting
-// lengths of the query terms).
+// Documents are bags of terms (see package text). In an Index, terms are
+// added to and removed from a document at any time, and the collection
+// statistics (document frequencies, average length) follow at once, so
+// scoring never rebuilds anything: Add and Remove cost O(terms), Score costs
+// O(sum of the posting lengths of the query terms).
 package lexical
 
 import (
@@ -194,10 +199,7 @@ func (ix *Index) DF(t string) int { return len(ix.postings[t]) }
 
 // IDF is BM25's inverse document frequency with Lucene's +1 smoothing, which is
 // never negative: ln(1 + (N - df + 0.5) / (df + 0.5)).
-func (ix *Index) IDF(t string) float64 {
-	n, df := float64(ix.docs), float64(len(ix.postings[t]))
-	return Log(1 + (n-df+0.5)/(df+0.5))
-}
+func (ix *Index) IDF(t string) float64 { return idf(float64(ix.docs), float64(len(ix.postings[t]))) }
 
 // Hit is one scored document.
 type Hit struct {

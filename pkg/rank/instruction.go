@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/recmem/recmem/pkg/intent"
+	"github.com/recmem/recmem/pkg/text"
 	"github.com/recmem/recmem/pkg/vector"
 )
 
@@ -188,7 +189,7 @@ func (r *Ranker) softParts(in *intent.Intent, req Request, out []Ranked) {
 			if ci, ok := r.cat.Lookup(out[k].ID); ok && req.Candidates[k].Text == "" {
 				cv = r.items[ci].vec
 			} else {
-				cv = r.vec.Sentence(Tokens(req.Candidates[k].Text))
+				cv = r.vec.Sentence(text.Keywords(req.Candidates[k].Text))
 			}
 			if cos := vector.Dot(neg, cv); cos > 0 && len(cv) > 0 {
 				pen := round6(-float64(nw * cos))
