@@ -13,29 +13,24 @@ import (
 	"github.com/recmem/recmem/pkg/workload"
 )
 
-// caller is a host under test: the native engine or a plugin instance.
-type caller interface {
-	Call(export string, input []byte) ([]byte, error)
-}
-
 // side is one host under test, by name ("wasm" or "native"), and how to open
 // a fresh caller on it with the function that releases it.
 type side struct {
 	name  string
-	fresh func() (caller, func(), error)
+	fresh func() (engine.Caller, func(), error)
 }
 
 // hosts are the plugin on rt and the native engine, in that order.
 func hosts(ctx context.Context, rt *host.Runtime) []side {
 	return []side{
-		{"wasm", func() (caller, func(), error) {
+		{"wasm", func() (engine.Caller, func(), error) {
 			in, err := rt.NewInstance(ctx)
 			if err != nil {
 				return nil, nil, err
 			}
 			return in, func() { in.Close(ctx) }, nil
 		}},
-		{"native", func() (caller, func(), error) { return engine.New(), func() {}, nil }},
+		{"native", func() (engine.Caller, func(), error) { return engine.New(), func() {}, nil }},
 	}
 }
 
@@ -46,14 +41,14 @@ func (r *runner) paths(h side, p *Paths, mem *workload.Memory, cat *catalog.Cata
 	p.SelectMs, p.ExportMs, p.ImportMs, p.StateBytes = map[string]Stat{}, map[string]Stat{}, map[string]Stat{}, map[string]int{}
 	p.MemoryBytes = map[string]int{}
 	var err error
-	if p.SignalUs, err = r.timeFresh(h, "signal", time.Microsecond, nil, func(c caller, i int) error {
+	if p.SignalUs, err = r.timeFresh(h, "signal", time.Microsecond, nil, func(c engine.Caller, i int) error {
 		_, err := c.Call("record", workload.RecordSignal(i))
 		return err
 	}); err != nil {
 		return err
 	}
 	if cat != nil {
-		if p.Rank10Ms, err = r.timeFresh(h, "rank10", time.Millisecond, func(c caller) error {
+		if p.Rank10Ms, err = r.timeFresh(h, "rank10", time.Millisecond, func(c engine.Caller) error {
 			if _, err := c.Call("load_catalog", catBytes); err != nil {
 				return err
 			}
@@ -63,17 +58,17 @@ func (r *runner) paths(h side, p *Paths, mem *workload.Memory, cat *catalog.Cata
 				}
 			}
 			return nil
-		}, func(c caller, i int) error {
+		}, func(c engine.Caller, i int) error {
 			_, err := c.Call("rank", workload.Rank10(cat, i))
 			return err
 		}); err != nil {
 			return err
 		}
 	}
-	if p.AddUnitUs, err = r.timeFresh(h, "add_unit", time.Microsecond, func(c caller) error {
+	if p.AddUnitUs, err = r.timeFresh(h, "add_unit", time.Microsecond, func(c engine.Caller) error {
 		_, err := c.Call("add_units", mem.AddUnits(0, 500))
 		return err
-	}, func(c caller, i int) error {
+	}, func(c engine.Caller, i int) error {
 		_, err := c.Call("add_units", mem.AddCopy(i))
 		return err
 	}); err != nil {
@@ -133,8 +128,8 @@ func (r *runner) memoryPaths(h side, p *Paths, mem *workload.Memory, n int) erro
 }
 
 // timeFresh times call on a fresh caller that setup (if any) prepared.
-func (r *runner) timeFresh(h side, label string, unit time.Duration, setup func(caller) error,
-	call func(c caller, i int) error) (Stat, error) {
+func (r *runner) timeFresh(h side, label string, unit time.Duration, setup func(engine.Caller) error,
+	call func(c engine.Caller, i int) error) (Stat, error) {
 	c, done, err := h.fresh()
 	if err != nil {
 		return Stat{}, err
