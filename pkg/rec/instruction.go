@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"slices"
 	"strings"
 	"unicode"
@@ -149,13 +148,4 @@ func ReadInstructionCases(b []byte) ([]InstructionCase, error) {
 		return nil, errors.New("no cases")
 	}
 	return out, nil
-}
-
-// HeldOut reports whether a case or user id belongs to the held-out fifth:
-// FNV-1a of the id, modulo 5, is 0. Fixed before any tuning; the
-// development split is the rest.
-func HeldOut(id string) bool {
-	h := fnv.New32a()
-	h.Write([]byte(id))
-	return h.Sum32()%5 == 0
 }
