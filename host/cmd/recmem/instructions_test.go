@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/recmem/recmem/pkg/intentlab"
 )
 
 // TestEvalInstructions runs the command on the development cases (no
@@ -27,7 +29,7 @@ func TestEvalInstructions(t *testing.T) {
 			t.Errorf("no %q in the output", k)
 		}
 	}
-	var kinds map[string]kindScores
+	var kinds map[string]intentlab.Scores
 	if err := json.Unmarshal(rep["by_kind"], &kinds); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package rec
+package intentlab
 
 import (
 	"encoding/json"
@@ -34,7 +34,7 @@ func TestGold(t *testing.T) {
 	}
 }
 
-func TestReadInstructionCasesErrors(t *testing.T) {
+func TestReadCasesErrors(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{`{"id":"a","kind":"negation","instruction":"no x"}`, "line 1: id, instruction and gold are required"},
 		{`{"id":"a","kind":"mood","instruction":"x","gold":{"title":"x"}}`, `line 1: kind: "mood" is not one of`},
@@ -42,7 +42,7 @@ func TestReadInstructionCasesErrors(t *testing.T) {
 		{`{"id":"a","kind":"only","instruction":"x","gold":{"title":"x","platform":"y"}}`, "want exactly one key"},
 		{`{"id":"a","kind":"only","instruction":"x","gold":{"title":"x"},"extra":1}`, `unknown field "extra"`},
 	} {
-		_, err := ReadInstructionCases([]byte(tt.in))
+		_, err := ReadCases([]byte(tt.in))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want %q", tt.in, err, tt.want)
 		}

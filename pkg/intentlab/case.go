@@ -1,4 +1,4 @@
-package rec
+package intentlab
 
 import (
 	"bufio"
@@ -6,18 +6,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 )
 
-// InstructionKinds are the kinds of instruction cases, as recmem eval
+// Kinds are the kinds of instruction cases, in the order recmem eval
 // instructions reports them.
-var InstructionKinds = []string{"negation", "only", "positive", "combined", "knowledge"}
+var Kinds = []string{"negation", "only", "positive", "combined", "knowledge"}
 
-// InstructionCase is one typed instruction with its gold predicate over item
-// metadata (testdata/instructions/*.jsonl, one case a line).
-type InstructionCase struct {
+// Case is one typed instruction with its gold predicate over item metadata
+// (testdata/instructions/*.jsonl, one case a line).
+type Case struct {
 	ID          string `json:"id"`
 	Kind        string `json:"kind"`
 	Instruction string `json:"instruction"`
@@ -112,10 +115,10 @@ func (g *Gold) Holds(item map[string]string) bool {
 	return false
 }
 
-// ReadInstructionCases reads a JSON-lines file of cases, refusing a case
-// without id, kind, instruction or gold, an unknown kind or a repeated id.
-func ReadInstructionCases(b []byte) ([]InstructionCase, error) {
-	var out []InstructionCase
+// ReadCases reads a JSON-lines file of cases, refusing a case without id,
+// kind, instruction or gold, an unknown kind or a repeated id. O(len(b)).
+func ReadCases(b []byte) ([]Case, error) {
+	var out []Case
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
@@ -124,7 +127,7 @@ func ReadInstructionCases(b []byte) ([]InstructionCase, error) {
 		if len(t) == 0 || t[0] == '#' {
 			continue
 		}
-		var c InstructionCase
+		var c Case
 		dec := json.NewDecoder(bytes.NewReader(t))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&c); err != nil {
@@ -133,8 +136,8 @@ func ReadInstructionCases(b []byte) ([]InstructionCase, error) {
 		switch {
 		case c.ID == "" || c.Instruction == "" || c.Gold == nil:
 			return nil, fmt.Errorf("line %d: id, instruction and gold are required", line)
-		case !slices.Contains(InstructionKinds, c.Kind):
-			return nil, fmt.Errorf("line %d: kind: %q is not one of %s", line, c.Kind, strings.Join(InstructionKinds, ", "))
+		case !slices.Contains(Kinds, c.Kind):
+			return nil, fmt.Errorf("line %d: kind: %q is not one of %s", line, c.Kind, strings.Join(Kinds, ", "))
 		case seen[c.ID]:
 			return nil, fmt.Errorf("line %d: id %q repeated", line, c.ID)
 		}
@@ -146,6 +149,39 @@ func ReadInstructionCases(b []byte) ([]InstructionCase, error) {
 	}
 	if len(out) == 0 {
 		return nil, errors.New("no cases")
+	}
+	return out, nil
+}
+
+// ReadCaseDir reads every *.jsonl file of dir in name order (ReadCases),
+// refusing an id that two files share. O(total bytes).
+func ReadCaseDir(dir string) ([]Case, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("no *.jsonl cases in %s", dir)
+	}
+	sort.Strings(paths)
+	var out []Case
+	seen := map[string]string{}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		cs, err := ReadCases(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		for _, c := range cs {
+			if f, dup := seen[c.ID]; dup {
+				return nil, fmt.Errorf("%s: id %q already in %s", p, c.ID, f)
+			}
+			seen[c.ID] = p
+		}
+		out = append(out, cs...)
 	}
 	return out, nil
 }
