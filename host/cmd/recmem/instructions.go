@@ -50,6 +50,9 @@ func runEvalInstructions(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "recmem eval instructions:", err)
 		return 1
 	}
+	if *histN < 1 {
+		return fail(fmt.Errorf("--history: want at least 1 item, got %d", *histN))
+	}
 	start := time.Now()
 	opts := intentlab.Options{Split: *split, History: *histN, Failures: *failures, Users: *users, Progress: progressTo(stderr, start)}
 	if *catFile == "" {

@@ -48,8 +48,21 @@ func TestEvalInstructions(t *testing.T) {
 }
 
 func TestEvalInstructionsFlags(t *testing.T) {
-	var out, errb bytes.Buffer
-	if code := doMain([]string{"eval", "instructions", "--split", "test"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "usage") {
-		t.Fatalf("exit %d: %s", code, errb.String())
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--split", "test"}, 2, "usage"},
+		{[]string{"extra"}, 2, "usage"},
+		{[]string{"--history", "0", "--data", "none"}, 1, "--history: want at least 1 item, got 0"},
+		{[]string{"--catalog", "/nonexistent/games-demo.json", "--data", "none"}, 1, "/nonexistent/games-demo.json"},
+		{[]string{"--cases", t.TempDir(), "--data", "none"}, 1, "no *.jsonl cases in"},
+	} {
+		var out, errb bytes.Buffer
+		code := doMain(append([]string{"eval", "instructions"}, tt.args...), &out, &errb)
+		if code != tt.code || !strings.Contains(errb.String(), tt.want) || out.Len() != 0 {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q; want exit %d and %q", tt.args, code, errb.String(), out.String(), tt.code, tt.want)
+		}
 	}
 }
