@@ -20,8 +20,9 @@ import (
 // instance, typed methods run the exports, Export hands it back. A Client is
 // safe for concurrent use; a Session is not.
 type Client struct {
-	rt   *Runtime
-	pool *Pool
+	rt       *Runtime
+	pool     *Pool
+	maxState int64
 }
 
 // ClientOptions configure a Client: the module and its limits (Options), the
@@ -33,7 +34,24 @@ type ClientOptions struct {
 	// Catalog, when set, is loaded into every instance once (load_catalog),
 	// before its first session: ranking needs it.
 	Catalog []byte
+	// MaxState is the largest state document, in bytes, that Session
+	// imports: a larger one is refused with ErrStateTooLarge before anything
+	// is imported. The default, 0, is the instance memory cap divided by
+	// StateMemoryFactor (5.1 MiB for the default 512 MiB).
+	MaxState int64
 }
+
+// StateMemoryFactor is the instance memory that importing a state document
+// may take, per byte of the document: measured at 69 to 76 bytes for
+// documents of short agent-memory units (the most per byte: every unit has
+// its index entries and vector), about 26 for long units. The default state
+// limit (ClientOptions.MaxState) divides the memory cap by 100, which leaves
+// a quarter of the cap for the module, a catalog and the call's output.
+const StateMemoryFactor = 100
+
+// ErrStateTooLarge is the error of a state document larger than the
+// client's MaxState.
+var ErrStateTooLarge = errors.New("state: too large to serve")
 
 // NewClient compiles the module (or loads it from the cache) and prepares
 // the pool. Instances are created on demand.
@@ -43,6 +61,10 @@ func NewClient(ctx context.Context, opts ClientOptions) (*Client, error) {
 		return nil, err
 	}
 	pool := rt.NewPool(opts.Instances)
+	maxState := opts.MaxState
+	if maxState <= 0 {
+		maxState = rt.MaxMemory() / StateMemoryFactor
+	}
 	if cat := opts.Catalog; cat != nil {
 		pool.init = func(ctx context.Context, in *Instance) error {
 			if _, err := in.CallContext(ctx, "load_catalog", cat); err != nil {
@@ -51,7 +73,19 @@ func NewClient(ctx context.Context, opts ClientOptions) (*Client, error) {
 			return nil
 		}
 	}
-	return &Client{rt: rt, pool: pool}, nil
+	return &Client{rt: rt, pool: pool, maxState: maxState}, nil
+}
+
+// MaxState is the largest state document, in bytes, that Session imports.
+func (c *Client) MaxState() int64 { return c.maxState }
+
+// checkStateSize refuses a document larger than MaxState, in words.
+func (c *Client) checkStateSize(n int) error {
+	if int64(n) <= c.maxState {
+		return nil
+	}
+	return fmt.Errorf("%w: the state document is %s, more than the %s this host imports into one instance; nothing was imported",
+		ErrStateTooLarge, sizeWords(int64(n)), sizeWords(c.maxState))
 }
 
 // Close releases the idle instances and the compiled module.
@@ -79,6 +113,9 @@ type Session struct {
 // Session takes a free instance (waiting for one if all are busy) and imports
 // state into it; nil state starts an empty memory with default parameters.
 func (c *Client) Session(ctx context.Context, state []byte) (*Session, error) {
+	if err := c.checkStateSize(len(state)); err != nil {
+		return nil, err
+	}
 	in, err := c.pool.Acquire(ctx)
 	if err != nil {
 		return nil, err
@@ -294,14 +331,23 @@ func (s *Session) Export(ctx context.Context) ([]byte, error) {
 }
 
 // Import replaces the session's state with a state document, which is
-// validated first: on error nothing changes.
+// validated first: on a module error (an *ExportError) nothing changes. A
+// document larger than the client's MaxState is refused before the import
+// (ErrStateTooLarge); a trap (*TrapError) leaves the session unusable.
 func (s *Session) Import(ctx context.Context, state []byte) error {
 	if s.in == nil {
 		return errors.New("host: session is closed")
 	}
+	if err := s.c.checkStateSize(len(state)); err != nil {
+		return err
+	}
 	if _, err := s.in.CallContext(ctx, "import_state", state); err != nil {
-		if ctx.Err() != nil {
+		var trap *TrapError
+		switch {
+		case ctx.Err() != nil:
 			return ctx.Err()
+		case errors.As(err, &trap), errors.Is(err, ErrInstanceTrapped):
+			return err
 		}
 		return &ExportError{Export: "import_state", Message: err.Error()}
 	}

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net/http"
 	"strings"
 	"time"
@@ -25,6 +26,9 @@ type EdgeOptions struct {
 	// starts answers 504. A call already running is cut off only when the
 	// Runtime has its own Options.Timeout.
 	Timeout time.Duration
+	// ErrorLog receives the full cause of every 500 (a trap's wasm stack
+	// trace, which the response leaves out). Nil discards it.
+	ErrorLog *log.Logger
 }
 
 // EdgeRequest is the body of POST /v1/<export>. State is the user's state
@@ -74,7 +78,8 @@ func PackState(doc []byte) string {
 	return base64.StdEncoding.EncodeToString(buf.Bytes())
 }
 
-// UnpackState reverses PackState, refusing documents over max bytes.
+// UnpackState reverses PackState, refusing documents over max bytes (the
+// error then wraps ErrStateTooLarge).
 func UnpackState(s string, max int64) ([]byte, error) {
 	raw, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
@@ -89,7 +94,8 @@ func UnpackState(s string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("state: truncated or damaged: %w", err)
 	}
 	if int64(len(doc)) > max {
-		return nil, fmt.Errorf("state: more than %d bytes uncompressed", max)
+		return nil, fmt.Errorf("%w: the state document is more than %s uncompressed, the most this host imports into one instance; nothing was imported",
+			ErrStateTooLarge, sizeWords(max))
 	}
 	return doc, nil
 }
@@ -152,8 +158,12 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var doc []byte
 	if req.State != "" {
-		if doc, err = UnpackState(req.State, 4*h.opts.MaxBody); err != nil {
-			h.fail(w, http.StatusBadRequest, export, err.Error())
+		if doc, err = UnpackState(req.State, h.c.MaxState()); err != nil {
+			status := http.StatusBadRequest
+			if errors.Is(err, ErrStateTooLarge) {
+				status = http.StatusRequestEntityTooLarge
+			}
+			h.fail(w, status, export, err.Error())
 			return
 		}
 		if req.Tag != StateTag(doc) {
@@ -195,15 +205,31 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // sessionError maps an error to a status: the export's own error is the
-// client's (400), a spent deadline is 504, anything else 500.
+// client's (400), a state too large to import is 413, a spent deadline is
+// 504, a trap is 500 with a plain message (its cause, with the wasm stack
+// trace, goes to EdgeOptions.ErrorLog), anything else 500.
 func (h *edge) sessionError(ctx context.Context, w http.ResponseWriter, export string, err error) {
 	var ee *ExportError
+	var trap *TrapError
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
 		h.fail(w, http.StatusGatewayTimeout, export, "timed out")
 	case errors.As(err, &ee):
 		h.fail(w, http.StatusBadRequest, export, ee.Message)
+	case errors.Is(err, ErrStateTooLarge):
+		h.fail(w, http.StatusRequestEntityTooLarge, export, err.Error())
+	case errors.As(err, &trap):
+		h.logf("recmem: /v1/%s: %v", export, err)
+		h.fail(w, http.StatusInternalServerError, export, fmt.Sprintf(
+			"the module failed while running %s (out of memory, or an internal error); nothing was applied, the instance was discarded, and the request may be retried", trap.Export))
 	default:
+		h.logf("recmem: /v1/%s: %v", export, err)
 		h.fail(w, http.StatusInternalServerError, export, err.Error())
+	}
+}
+
+func (h *edge) logf(format string, a ...any) {
+	if h.opts.ErrorLog != nil {
+		h.opts.ErrorLog.Printf(format, a...)
 	}
 }

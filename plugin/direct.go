@@ -55,6 +55,7 @@ func callDirect(name string) int32 {
 		return 1
 	}
 	out, err := eng.Call(name, in)
+	finishGC()
 	if err != nil {
 		direct.out = []byte(err.Error())
 		return 1

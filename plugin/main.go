@@ -24,6 +24,7 @@ func call(name string) int32 {
 		return 1
 	}
 	out, err := eng.Call(name, pdk.Input())
+	finishGC()
 	if err != nil {
 		pdk.SetError(err)
 		return 1
