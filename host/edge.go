@@ -13,6 +13,7 @@ import (
 	"io"
 	"log"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -113,6 +114,23 @@ func NewEdgeHandler(c *Client, opts EdgeOptions) http.Handler {
 	return &edge{c: c, opts: opts}
 }
 
+// EdgeExports are the exports the stateless API serves: those whose every
+// effect is in the state document the request carries and the response
+// returns, so that nothing one request does reaches another (a pooled
+// instance is reset before it serves the next request). Other exports are
+// refused with 403 (edgeRefused says why).
+var EdgeExports = []string{
+	"exports", "record", "maintain", "plan", "apply_ops", "get_memory", "rank",
+	"add_units", "delete_units", "purge", "select_slate", "export_state", "reset",
+}
+
+// edgeRefused are the module's exports the stateless API does not serve, and
+// why.
+var edgeRefused = map[string]string{
+	"load_catalog": "the catalog is server configuration (recmem serve --catalog), shared by every request",
+	"import_state": `the state travels in the request's "state" field, with its tag`,
+}
+
 type edge struct {
 	c    *Client
 	opts EdgeOptions
@@ -174,16 +192,20 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusBadRequest, export, "tag: given without a state")
 		return
 	}
+	if why, refused := edgeRefused[export]; refused {
+		h.fail(w, http.StatusForbidden, export, fmt.Sprintf("%s is not served by the stateless API: %s", export, why))
+		return
+	}
+	if !slices.Contains(EdgeExports, export) {
+		h.fail(w, http.StatusNotFound, export, fmt.Sprintf("unknown export %q", export))
+		return
+	}
 	s, err := h.c.Session(ctx, doc)
 	if err != nil {
 		h.sessionError(ctx, w, export, err)
 		return
 	}
 	defer s.Close(context.Background())
-	if !s.in.Has(export) {
-		h.fail(w, http.StatusNotFound, export, fmt.Sprintf("unknown export %q", export))
-		return
-	}
 	result, err := s.Call(ctx, export, req.Input)
 	if err != nil {
 		h.sessionError(ctx, w, export, err)
