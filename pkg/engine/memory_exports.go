@@ -97,7 +97,7 @@ func recordExport(e *Engine, input []byte) (any, error) {
 	}
 	res, err := e.doc.Memory.Record(signals, p, e.policy(&log))
 	if err != nil {
-		return nil, fmt.Errorf("input.%w", err)
+		return nil, inputError(err)
 	}
 	return struct {
 		memory.RecordResult
@@ -162,7 +162,7 @@ func maintainExport(e *Engine, input []byte) (any, error) {
 	}
 	m, err := e.doc.Memory.Maintain(now, p, force, e.policy(&log))
 	if err != nil {
-		return nil, fmt.Errorf("input.%w", err)
+		return nil, inputError(err)
 	}
 	return struct {
 		memory.Maintenance
@@ -179,7 +179,7 @@ func planExport(e *Engine, input []byte) (any, error) {
 	}
 	d, err := e.doc.Memory.Plan(now, p, force, e.policy(&log))
 	if err != nil {
-		return nil, fmt.Errorf("input.%w", err)
+		return nil, inputError(err)
 	}
 	return d, nil
 }
@@ -216,7 +216,7 @@ func applyOpsExport(e *Engine, input []byte) (any, error) {
 	var log llm.Log
 	entries, err := e.doc.Memory.Apply(now, trigger, ops, e.policy(&log))
 	if err != nil {
-		return nil, fmt.Errorf("input.%w", err)
+		return nil, inputError(err)
 	}
 	out := map[string]any{"ops": entries, "summary": e.doc.Memory.Summary()}
 	if len(log.Outcomes) > 0 {
@@ -260,10 +260,20 @@ func nowOf(e *Engine, now *int64) (int64, error) {
 	if now == nil {
 		return e.doc.Memory.Clock, nil
 	}
-	if *now < 0 {
-		return 0, fmt.Errorf("input.now: must not be negative, got %d", *now)
+	if err := memory.CheckTime(*now); err != nil {
+		return 0, fmt.Errorf("input.now: %w", err)
 	}
 	return *now, nil
+}
+
+// inputError prefixes a memory error with "input.", where its path is one of
+// the input's; a counter the call would exhaust names the state's field
+// instead (memory.ErrExhausted).
+func inputError(err error) error {
+	if errors.Is(err, memory.ErrExhausted) {
+		return err
+	}
+	return fmt.Errorf("input.%w", err)
 }
 
 // decodeElem decodes one array element strictly, with errors naming it by

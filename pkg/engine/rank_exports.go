@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recmem/recmem/pkg/catalog"
+	"github.com/recmem/recmem/pkg/ident"
 	"github.com/recmem/recmem/pkg/jsonenc"
 	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/memory"
@@ -26,6 +27,7 @@ type recAsset struct {
 const (
 	maxCandidates     = 1000
 	maxInstructionLen = 4000
+	maxItemIDLen      = 256 // as for the items of signals (pkg/memory)
 )
 
 // rankInput is the input of rank.
@@ -159,6 +161,9 @@ func init() {
 				return nil, fmt.Errorf("input.candidates[%d]: empty item id", i)
 			case seen[c.ID]:
 				return nil, fmt.Errorf("input.candidates[%d]: duplicate item %q", i, c.ID)
+			}
+			if err := ident.Check(c.ID, maxItemIDLen); err != nil {
+				return nil, fmt.Errorf("input.candidates[%d]: item id: %w", i, err)
 			}
 			seen[c.ID] = true
 			req.Candidates = append(req.Candidates, rank.Candidate{ID: c.ID, Text: rank.MetaText(c.Meta)})

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/recmem/recmem/pkg/ident"
 	"github.com/recmem/recmem/pkg/slate"
 )
 
@@ -94,6 +95,14 @@ func init() {
 		}
 		if in.Session == "" && in.User == "" {
 			return nil, errors.New("input: give session, user or both")
+		}
+		for _, f := range [...]struct{ name, v string }{{"session", in.Session}, {"user", in.User}} {
+			if f.v == "" {
+				continue
+			}
+			if err := ident.Check(f.v, slate.MaxIDBytes); err != nil {
+				return nil, fmt.Errorf("input.%s: %w", f.name, err)
+			}
 		}
 		s := e.units()
 		n := s.Purge(in.Session, in.User)

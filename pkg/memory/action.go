@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/recmem/recmem/pkg/ident"
 )
 
 // Actions are the signal types event memory accepts.
@@ -60,22 +62,19 @@ const (
 // action \"zap\"").
 func (g Signal) validate() error {
 	switch {
-	case g.User == "":
-		return fmt.Errorf("user: required")
-	case len(g.User) > maxIDLen:
-		return fmt.Errorf("user: longer than %d bytes", maxIDLen)
-	case g.Item == "":
-		return fmt.Errorf("item: required")
-	case len(g.Item) > maxIDLen:
-		return fmt.Errorf("item: longer than %d bytes", maxIDLen)
+	case ident.Check(g.User, maxIDLen) != nil:
+		return fmt.Errorf("user: %w", ident.Check(g.User, maxIDLen))
+	case ident.Check(g.Item, maxIDLen) != nil:
+		return fmt.Errorf("item: %w", ident.Check(g.Item, maxIDLen))
 	case !slices.Contains(Actions, g.Action):
 		return fmt.Errorf("action: unknown action %q", g.Action)
 	case g.Action == "rate" && (g.Rating < 1 || g.Rating > 5):
 		return fmt.Errorf("rating: must be between 1 and 5, got %d", g.Rating)
 	case g.Action != "rate" && g.Rating != 0:
 		return fmt.Errorf("rating: only the \"rate\" action takes a rating")
-	case g.Time < 0:
-		return fmt.Errorf("time: must not be negative, got %d", g.Time)
+	}
+	if err := CheckTime(g.Time); err != nil {
+		return fmt.Errorf("time: %w", err)
 	}
 	return validateMeta(g.Meta)
 }

@@ -38,6 +38,9 @@ func (s *State) Maintain(now int64, p Planner, force bool, pol Policy) (Maintena
 		// The planner already applied its ops to a copy, in order, at now,
 		// with its trigger: applying them in one batch gives the same state.
 		m.Ops = nonNil(d.entries)
+		if err := d.sim.checkExhausted(); err != nil {
+			return Maintenance{}, err
+		}
 		*s = *d.sim
 		return m, nil
 	}
@@ -108,6 +111,9 @@ func (s *State) Record(signals []Signal, p Planner, pol Policy) (RecordResult, e
 			return RecordResult{}, err
 		}
 		res.Maintenance = m
+	}
+	if err := w.checkExhausted(); err != nil {
+		return RecordResult{}, err
 	}
 	*s = *w
 	return res, nil
