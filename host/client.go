@@ -176,14 +176,17 @@ func (s *Session) call(ctx context.Context, export string, v, out any) error {
 
 // Signal is one observation: User did Action on Item (with metadata Meta) at
 // Time, in unix seconds. Actions: purchase, like, click, view, rate (with
-// Rating 1 to 5), dislike, skip.
+// Rating 1 to 5), dislike, skip. ClientID, optional, makes a retry harmless:
+// give each action its own id and send the same id when retrying it; a
+// repeated id is acknowledged (RecordResult.Repeated) and not recorded again.
 type Signal struct {
-	User   string              `json:"user"`
-	Item   string              `json:"item"`
-	Action string              `json:"action"`
-	Rating int                 `json:"rating,omitempty"`
-	Meta   map[string][]string `json:"meta,omitempty"`
-	Time   int64               `json:"time"`
+	User     string              `json:"user"`
+	Item     string              `json:"item"`
+	Action   string              `json:"action"`
+	Rating   int                 `json:"rating,omitempty"`
+	Meta     map[string][]string `json:"meta,omitempty"`
+	Time     int64               `json:"time"`
+	ClientID string              `json:"client_id,omitempty"`
 }
 
 // RecordResult is what Record did: events added and evicted, the lifecycle

@@ -16,9 +16,9 @@ import (
 // input field at fault, array indexes included ("input.ops[2].chunk: unknown
 // chunk \"c99\""), and leaves the state untouched.
 //
-//	record      {signals: [{user, item, action, rating?, meta?, time}],
+//	record      {signals: [{user, item, action, rating?, meta?, time, client_id?}],
 //	             maintain?: "none"|"fixed"|"planner"}          (default "fixed")
-//	            → {events_added, evicted, fifo, maintenance, summary}
+//	            → {events_added, repeated?, evicted, fifo, maintenance, summary}
 //	maintain    {now?, scheduler?: "fixed"|"planner", force?}  (default "fixed")
 //	            → {scheduler, decision, reason, ops: [entries], summary}
 //	plan        same input as maintain, nothing applied
@@ -55,6 +55,8 @@ type signalInput struct {
 	Rating int                        `json:"rating"`
 	Meta   map[string]json.RawMessage `json:"meta"`
 	Time   *int64                     `json:"time"`
+	// ClientID makes a retry harmless (memory.Signal.ClientID).
+	ClientID string `json:"client_id"`
 }
 
 func recordExport(e *Engine, input []byte) (any, error) {
@@ -93,7 +95,7 @@ func recordExport(e *Engine, input []byte) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		signals[i] = memory.Signal{User: s.User, Item: s.Item, Action: s.Action, Rating: s.Rating, Meta: meta, Time: *s.Time}
+		signals[i] = memory.Signal{User: s.User, Item: s.Item, Action: s.Action, Rating: s.Rating, Meta: meta, Time: *s.Time, ClientID: s.ClientID}
 	}
 	res, err := e.doc.Memory.Record(signals, p, e.policy(&log))
 	if err != nil {

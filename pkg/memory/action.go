@@ -40,19 +40,28 @@ func Polarity(action string, rating int) int {
 }
 
 // Signal is one observation to record: user u did action a on item i, whose
-// metadata is m, at time t (unix seconds).
+// metadata is m, at time t (unix seconds). ClientID, when set, names this
+// observation for idempotency: the client gives every action its own id and
+// sends the same id again when it retries, and a signal whose id the memory
+// has seen (State.ClientIDs) is acknowledged without being recorded again.
 type Signal struct {
-	User   string
-	Item   string
-	Action string
-	Rating int
-	Meta   map[string][]string
-	Time   int64
+	User     string
+	Item     string
+	Action   string
+	Rating   int
+	Meta     map[string][]string
+	Time     int64
+	ClientID string
 }
 
 // Limits on the size of one signal, so that a state document stays small.
 const (
-	maxIDLen     = 256
+	// MaxClientIDs is how many client ids a memory keeps (the newest): a
+	// retry is recognized while its id is among the last 256 ids seen.
+	MaxClientIDs = 256
+	// MaxClientIDLen bounds one client id (a UUID takes 36 bytes).
+	MaxClientIDLen = 128
+	maxIDLen       = 256
 	maxMetaField = 64
 	maxMetaVals  = 64
 	maxValueLen  = 2000
@@ -75,6 +84,11 @@ func (g Signal) validate() error {
 	}
 	if err := CheckTime(g.Time); err != nil {
 		return fmt.Errorf("time: %w", err)
+	}
+	if g.ClientID != "" {
+		if err := ident.Check(g.ClientID, MaxClientIDLen); err != nil {
+			return fmt.Errorf("client_id: %w", err)
+		}
 	}
 	return validateMeta(g.Meta)
 }

@@ -3,6 +3,8 @@ package memory
 import (
 	"fmt"
 	"slices"
+
+	"github.com/recmem/recmem/pkg/ident"
 )
 
 // Validate checks every field of s and its invariants, so that an imported
@@ -22,7 +24,7 @@ func (s *State) Validate() error {
 	if m := s.Counters.Mutations; m >= s.Config.Gamma {
 		return fmt.Errorf("counters.mutations_since_synthesis: %d is not below gamma %d", m, s.Config.Gamma)
 	}
-	checks := []func() error{s.checkEvents, s.checkChunks, s.checkProfile, s.checkJournal}
+	checks := []func() error{s.checkEvents, s.checkChunks, s.checkProfile, s.checkJournal, s.checkClientIDs}
 	for _, f := range checks {
 		if err := f(); err != nil {
 			return err
@@ -235,6 +237,21 @@ func (s *State) checkJournal() error {
 			}
 		}
 		prevSeq, prevTime = e.Seq, e.Time
+	}
+	return nil
+}
+
+func (s *State) checkClientIDs() error {
+	if n := len(s.ClientIDs); n > MaxClientIDs {
+		return fmt.Errorf("client_ids: %d ids, more than %d", n, MaxClientIDs)
+	}
+	for i, id := range s.ClientIDs {
+		if err := ident.Check(id, MaxClientIDLen); err != nil {
+			return fmt.Errorf("client_ids[%d]: %w", i, err)
+		}
+		if slices.Index(s.ClientIDs, id) != i {
+			return fmt.Errorf("client_ids[%d]: %q is listed twice", i, id)
+		}
 	}
 	return nil
 }
