@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/memory"
 	"github.com/recmem/recmem/pkg/rank"
+	"github.com/recmem/recmem/pkg/seal"
 	"github.com/recmem/recmem/pkg/slate"
 )
 
@@ -23,6 +25,7 @@ type Client struct {
 	rt       *Runtime
 	pool     *Pool
 	maxState int64
+	sealKey  []byte
 }
 
 // ClientOptions configure a Client: the module and its limits (Options), the
@@ -39,6 +42,15 @@ type ClientOptions struct {
 	// is imported. The default, 0, is the instance memory cap divided by
 	// StateMemoryFactor (5.1 MiB for the default 512 MiB).
 	MaxState int64
+	// SealKey, when set (at least 32 bytes), authenticates every state
+	// document the client hands out (pkg/seal): Export returns the document
+	// sealed with this key, and Session and Import open only documents
+	// sealed with it, refusing an unsealed one (seal.ErrUnsealed) and an
+	// altered, forged or foreign one (seal.ErrMismatch) before anything is
+	// imported. The stateless API tags its states with the seal instead
+	// (docs/http.md). Without a key, a document's checksum guards against
+	// damage only: anyone can recompute it.
+	SealKey []byte
 }
 
 // StateMemoryFactor is the instance memory that importing a state document
@@ -56,6 +68,11 @@ var ErrStateTooLarge = errors.New("state: too large to serve")
 // NewClient compiles the module (or loads it from the cache) and prepares
 // the pool. Instances are created on demand.
 func NewClient(ctx context.Context, opts ClientOptions) (*Client, error) {
+	if opts.SealKey != nil {
+		if err := seal.CheckKey(opts.SealKey); err != nil {
+			return nil, fmt.Errorf("host: SealKey: %w", err)
+		}
+	}
 	rt, err := Open(ctx, opts.Options)
 	if err != nil {
 		return nil, err
@@ -73,8 +90,11 @@ func NewClient(ctx context.Context, opts ClientOptions) (*Client, error) {
 			return nil
 		}
 	}
-	return &Client{rt: rt, pool: pool, maxState: maxState}, nil
+	return &Client{rt: rt, pool: pool, maxState: maxState, sealKey: bytes.Clone(opts.SealKey)}, nil
 }
+
+// Sealed reports whether the client seals its state documents (SealKey).
+func (c *Client) Sealed() bool { return c.sealKey != nil }
 
 // MaxState is the largest state document, in bytes, that Session imports.
 func (c *Client) MaxState() int64 { return c.maxState }
@@ -112,17 +132,43 @@ type Session struct {
 
 // Session takes a free instance (waiting for one if all are busy) and imports
 // state into it; nil state starts an empty memory with default parameters.
+// With a SealKey, state must be a document this client sealed.
 func (c *Client) Session(ctx context.Context, state []byte) (*Session, error) {
+	if state == nil {
+		return c.session(ctx, nil)
+	}
+	doc, err := c.open(state)
+	if err != nil {
+		return nil, err
+	}
+	return c.session(ctx, doc)
+}
+
+// open checks a document's size and, with a SealKey, its seal, and returns
+// the bare document.
+func (c *Client) open(state []byte) ([]byte, error) {
 	if err := c.checkStateSize(len(state)); err != nil {
 		return nil, err
 	}
+	if c.sealKey == nil {
+		return state, nil
+	}
+	doc, err := seal.Open(c.sealKey, state)
+	if err != nil {
+		return nil, fmt.Errorf("host: state: %w", err)
+	}
+	return doc, nil
+}
+
+// session is Session on a bare (unsealed, checked) document.
+func (c *Client) session(ctx context.Context, doc []byte) (*Session, error) {
 	in, err := c.pool.Acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	s := &Session{c: c, in: in}
-	if state != nil {
-		if err := s.Import(ctx, state); err != nil {
+	if doc != nil {
+		if err := s.importDoc(ctx, doc); err != nil {
 			s.Close(ctx)
 			return nil, err
 		}
@@ -324,8 +370,18 @@ func (s *Session) SelectSlate(ctx context.Context, req slate.Request) (*slate.Re
 	return &out, s.call(ctx, "select_slate", req, &out)
 }
 
-// Export returns the user's whole state document.
+// Export returns the user's whole state document, sealed when the client
+// has a SealKey.
 func (s *Session) Export(ctx context.Context) ([]byte, error) {
+	doc, err := s.exportDoc(ctx)
+	if err != nil || s.c.sealKey == nil {
+		return doc, err
+	}
+	return seal.Seal(s.c.sealKey, doc), nil
+}
+
+// exportDoc returns the bare state document.
+func (s *Session) exportDoc(ctx context.Context) ([]byte, error) {
 	var out []byte
 	if err := s.call(ctx, "export_state", nil, &out); err != nil {
 		return nil, err
@@ -336,15 +392,26 @@ func (s *Session) Export(ctx context.Context) ([]byte, error) {
 // Import replaces the session's state with a state document, which is
 // validated first: on a module error (an *ExportError) nothing changes. A
 // document larger than the client's MaxState is refused before the import
-// (ErrStateTooLarge); a trap (*TrapError) leaves the session unusable.
+// (ErrStateTooLarge), and so is one without this client's seal when it has a
+// SealKey (seal.ErrUnsealed, seal.ErrMismatch); a trap (*TrapError) leaves
+// the session unusable.
 func (s *Session) Import(ctx context.Context, state []byte) error {
 	if s.in == nil {
 		return errors.New("host: session is closed")
 	}
-	if err := s.c.checkStateSize(len(state)); err != nil {
+	doc, err := s.c.open(state)
+	if err != nil {
 		return err
 	}
-	if _, err := s.in.CallContext(ctx, "import_state", state); err != nil {
+	return s.importDoc(ctx, doc)
+}
+
+// importDoc is Import of a bare (unsealed, checked) document.
+func (s *Session) importDoc(ctx context.Context, doc []byte) error {
+	if s.in == nil {
+		return errors.New("host: session is closed")
+	}
+	if _, err := s.in.CallContext(ctx, "import_state", doc); err != nil {
 		var trap *TrapError
 		switch {
 		case ctx.Err() != nil:

@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
@@ -16,6 +17,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/recmem/recmem/pkg/seal"
 )
 
 // EdgeOptions configure the stateless HTTP API (docs/http.md).
@@ -184,8 +187,8 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, status, export, err.Error())
 			return
 		}
-		if req.Tag != StateTag(doc) {
-			h.fail(w, http.StatusUnprocessableEntity, export, "tag: does not match the state (damaged, or not the state this tag was issued with)")
+		if msg := h.checkTag(doc, req.Tag); msg != "" {
+			h.fail(w, http.StatusUnprocessableEntity, export, msg)
 			return
 		}
 	} else if req.Tag != "" {
@@ -200,30 +203,62 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusNotFound, export, fmt.Sprintf("unknown export %q", export))
 		return
 	}
-	s, err := h.c.Session(ctx, doc)
+	s, err := h.c.session(ctx, doc)
 	if err != nil {
 		h.sessionError(ctx, w, export, err)
 		return
 	}
 	defer s.Close(context.Background())
+	baseTag := req.Tag
+	if doc == nil {
+		// A new memory: "changed" compares with the empty memory's tag.
+		empty, err := s.exportDoc(ctx)
+		if err != nil {
+			h.sessionError(ctx, w, export, err)
+			return
+		}
+		baseTag = h.tag(empty)
+	}
 	result, err := s.Call(ctx, export, req.Input)
 	if err != nil {
 		h.sessionError(ctx, w, export, err)
 		return
 	}
-	newDoc, err := s.Export(ctx)
+	newDoc, err := s.exportDoc(ctx)
 	if err != nil {
 		h.sessionError(ctx, w, export, err)
 		return
 	}
-	base := req.Tag
-	if base == "" {
-		base = "new"
-	}
-	resp := EdgeResponse{Result: result, State: PackState(newDoc), Tag: StateTag(newDoc), BaseTag: base}
-	resp.Changed = resp.Tag != req.Tag
+	resp := EdgeResponse{Result: result, State: PackState(newDoc), Tag: h.tag(newDoc), BaseTag: cmp.Or(req.Tag, "new")}
+	resp.Changed = resp.Tag != baseTag
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(resp)
+}
+
+// tag is a state's tag: its seal when the client has a seal key, else its
+// SHA-256 (StateTag).
+func (h *edge) tag(doc []byte) string {
+	if h.c.sealKey != nil {
+		return seal.Sum(h.c.sealKey, doc)
+	}
+	return StateTag(doc)
+}
+
+// checkTag returns why a request's tag does not vouch for its state, or "".
+func (h *edge) checkTag(doc []byte, tag string) string {
+	if h.c.sealKey == nil {
+		if tag != StateTag(doc) {
+			return "tag: does not match the state (damaged, or not the state this tag was issued with)"
+		}
+		return ""
+	}
+	switch err := seal.Verify(h.c.sealKey, doc, tag); {
+	case errors.Is(err, seal.ErrUnsealed):
+		return "tag: this server seals its states (hmac-sha256:...); a state without the seal it was given is refused"
+	case err != nil:
+		return "tag: does not match the state's seal (changed after it was sealed, or sealed with another key)"
+	}
+	return ""
 }
 
 // sessionError maps an error to a status: the export's own error is the
