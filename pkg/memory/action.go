@@ -62,9 +62,9 @@ const (
 	// MaxClientIDLen bounds one client id (a UUID takes 36 bytes).
 	MaxClientIDLen = 128
 	maxIDLen       = 256
-	maxMetaField = 64
-	maxMetaVals  = 64
-	maxValueLen  = 2000
+	maxMetaField   = 64
+	maxMetaVals    = 64
+	maxValueLen    = 2000
 )
 
 // validate checks a signal; the error names the field ("action: unknown
