@@ -16,13 +16,32 @@ import createPlugin from '@extism/extism';
 const NO_LLM = () => ({ text: '', input_tokens: 0, output_tokens: 0, error: 'no LLM configured in this host' });
 
 // RecmemError is a module error: its message names the input field at fault,
-// and the memory is unchanged.
+// and the memory is unchanged. When trapped is true the call did not return
+// normally (the module ran out of memory, a host function threw, the runtime
+// faulted): the instance then refuses every later call, and a new one must be
+// opened (nothing the failed call did can be exported).
 export class RecmemError extends Error {
-  constructor(exportName, message) {
+  constructor(exportName, message, { trapped = false } = {}) {
     super(message);
     this.name = 'RecmemError';
     this.export = exportName;
+    this.trapped = trapped;
   }
+}
+
+const MODULE_ERROR = /^Plugin-originated error: /;
+
+// messageOf words any thrown value: an Error's message (or its name when the
+// message is empty), a bare string as it is (a WASI shim throws strings such
+// as "async io not supported"), anything else as JSON or String().
+export function messageOf(err) {
+  if (err instanceof Error) return err.message || err.name || String(err);
+  if (typeof err === 'string') return err;
+  try {
+    const j = JSON.stringify(err);
+    if (j !== undefined) return j;
+  } catch { /* fall through */ }
+  return String(err);
 }
 
 // Recmem is one user's memory in one module instance. Calls run one at a
@@ -31,6 +50,7 @@ export class Recmem {
   constructor(plugin) {
     this.plugin = plugin;
     this.queue = Promise.resolve();
+    this.trap = null; // the RecmemError of the call that trapped, if any
   }
 
   // open instantiates the module. module is a URL, a Response, a
@@ -41,12 +61,16 @@ export class Recmem {
   static async open({ module, llm, llmSteps = [], state, catalog, config = {} } = {}) {
     if (!module) throw new TypeError('Recmem.open: module is required');
     const answer = llm || NO_LLM;
+    const poll = new WasiPoll();
     const plugin = await createPlugin(manifestOf(module), {
       useWasi: true,
       // An empty config value trips @extism/extism 1.0.3's config_get
       // ("failed to store output"), so llm_steps is set only when non-empty.
       config: llmSteps.length ? { ...config, llm_steps: llmSteps.join(',') } : config,
       functions: {
+        // WASI shims in browsers and edge runtimes throw on poll_oneoff
+        // (see WasiPoll).
+        wasi_snapshot_preview1: poll.functions(),
         'extism:host/user': {
           llm_complete(cp, offset) {
             let reply;
@@ -60,7 +84,9 @@ export class Recmem {
         },
       },
     });
+    poll.memory = (await plugin.getInstance()).exports.memory;
     const rm = new Recmem(plugin);
+    rm.poll = poll;
     if (state !== undefined && state !== null) await rm.importState(state);
     if (catalog !== undefined && catalog !== null) await rm.loadCatalog(catalog);
     return rm;
@@ -71,18 +97,31 @@ export class Recmem {
   call(name, input) {
     const run = async () => {
       const text = input === undefined || input === null ? '' : typeof input === 'string' || input instanceof Uint8Array ? input : JSON.stringify(input);
-      let out;
-      try {
-        out = await this.plugin.call(name, text);
-      } catch (err) {
-        throw new RecmemError(name, String(err.message).replace(/^Plugin-originated error: /, ''));
-      }
+      const out = await this.#invoke(name, text);
       const result = out ? out.text() : '';
       return result === '' ? null : JSON.parse(result);
     };
     const p = this.queue.then(run, run);
     this.queue = p.catch(() => {});
     return p;
+  }
+
+  // #invoke calls the plugin, turning whatever it throws into a RecmemError:
+  // the module's own error (the memory is unchanged), or a trap, after which
+  // the instance runs nothing more.
+  async #invoke(name, text) {
+    if (this.trap) {
+      throw new RecmemError(name, `the module instance failed in an earlier call (${this.trap.export}: ${this.trap.message}); open a new one`, { trapped: true });
+    }
+    if (this.poll) this.poll.waits = 0;
+    try {
+      return await this.plugin.call(name, text);
+    } catch (err) {
+      const msg = messageOf(err);
+      if (err instanceof Error && MODULE_ERROR.test(msg)) throw new RecmemError(name, msg.replace(MODULE_ERROR, ''));
+      this.trap = new RecmemError(name, `the module failed while running ${name}: ${msg}`, { trapped: true });
+      throw this.trap;
+    }
   }
 
   // The recommendation memory (MARS).
@@ -108,7 +147,7 @@ export class Recmem {
   // The state document (docs/state-format.md), as text exactly as the module
   // wrote it, and back.
   async exportState() {
-    const run = async () => (await this.plugin.call('export_state', '')).text();
+    const run = async () => (await this.#invoke('export_state', '')).text();
     const p = this.queue.then(run, run);
     this.queue = p.catch(() => {});
     return p;
@@ -118,6 +157,50 @@ export class Recmem {
   exports() { return this.call('exports').then((o) => o.exports); }
 
   close() { return this.plugin.close(); }
+}
+
+// WasiPoll answers the module's WASI poll_oneoff without blocking or
+// throwing. Go's runtime polls (with a zero timeout) while a garbage
+// collection finishes, and the WASI shims of browsers and edge runtimes throw
+// the bare string "async io not supported" there, which broke the instance
+// (issue 17, item 9). Here every subscription fires at once: a clock is
+// reported elapsed, a file read or write (which the module never asks for)
+// answers ENOTSUP. A wait on a clock that is not yet due can then only
+// repeat; after maxWaits such waits in one call the poll fails with a message
+// instead of spinning (an edge runtime's clock stands still during a
+// request). Layouts are WASI preview 1's: a subscription is 48 bytes, an
+// event 32.
+class WasiPoll {
+  constructor() {
+    this.memory = null; // the module's memory, set once instantiated
+    this.waits = 0; // polls on a clock not due, in the current call
+  }
+
+  static maxWaits = 100000;
+
+  functions() {
+    const ENOTSUP = 58;
+    return {
+      poll_oneoff: (_cp, inPtr, outPtr, n, neventsPtr) => {
+        const dv = new DataView(this.memory.buffer);
+        for (let i = 0; i < n; i++) {
+          const sub = inPtr + 48 * i;
+          const ev = outPtr + 32 * i;
+          const tag = dv.getUint8(sub + 8);
+          dv.setBigUint64(ev, dv.getBigUint64(sub, true), true);
+          dv.setUint16(ev + 8, tag === 0 ? 0 : ENOTSUP, true);
+          dv.setUint8(ev + 10, tag);
+          dv.setBigUint64(ev + 16, 0n, true);
+          dv.setUint16(ev + 24, 0, true);
+          if (tag === 0 && dv.getBigUint64(sub + 24, true) > 0n && ++this.waits > WasiPoll.maxWaits) {
+            throw new Error(`poll_oneoff: the module waited on a clock ${WasiPoll.maxWaits} times in one call; a sleep cannot block here`);
+          }
+        }
+        dv.setUint32(neventsPtr, n, true);
+        return 0;
+      },
+    };
+  }
 }
 
 // manifestOf turns the accepted module forms into an Extism manifest.
