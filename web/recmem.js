@@ -58,8 +58,13 @@ export class Recmem {
   // optional synchronous function from an llm_complete request object to a
   // response object; llmSteps lists the steps that ask it. state restores a
   // saved memory; catalog (bytes or a catalog object) is loaded for rank.
-  static async open({ module, llm, llmSteps = [], state, catalog, config = {} } = {}) {
+  // sealKey (a string or bytes, at least 32 bytes) authenticates the state
+  // documents this instance hands out and takes back, as the Go host's seal
+  // does (docs/state-format.md): exportState returns the document sealed,
+  // importState opens only documents sealed with this key.
+  static async open({ module, llm, llmSteps = [], state, catalog, config = {}, sealKey } = {}) {
     if (!module) throw new TypeError('Recmem.open: module is required');
+    const seal = sealKey === undefined || sealKey === null ? null : await Seal.withKey(sealKey);
     const answer = llm || NO_LLM;
     const poll = new WasiPoll();
     const plugin = await createPlugin(manifestOf(module), {
@@ -87,6 +92,7 @@ export class Recmem {
     poll.memory = (await plugin.getInstance()).exports.memory;
     const rm = new Recmem(plugin);
     rm.poll = poll;
+    rm.seal = seal;
     if (state !== undefined && state !== null) await rm.importState(state);
     if (catalog !== undefined && catalog !== null) await rm.loadCatalog(catalog);
     return rm;
@@ -96,7 +102,7 @@ export class Recmem {
   // input and returns the parsed output.
   call(name, input) {
     const run = async () => {
-      const text = input === undefined || input === null ? '' : typeof input === 'string' || input instanceof Uint8Array ? input : JSON.stringify(input);
+      const text = input === undefined || input === null ? '' : typeof input === 'string' ? input : input instanceof Uint8Array ? exactBytes(input) : JSON.stringify(input);
       const out = await this.#invoke(name, text);
       const result = out ? out.text() : '';
       return result === '' ? null : JSON.parse(result);
@@ -147,16 +153,68 @@ export class Recmem {
   // The state document (docs/state-format.md), as text exactly as the module
   // wrote it, and back.
   async exportState() {
-    const run = async () => (await this.#invoke('export_state', '')).text();
+    const run = async () => {
+      const doc = (await this.#invoke('export_state', '')).text();
+      return this.seal ? this.seal.seal(doc) : doc;
+    };
     const p = this.queue.then(run, run);
     this.queue = p.catch(() => {});
     return p;
   }
-  importState(state) { return this.call('import_state', typeof state === 'string' ? state : JSON.stringify(state)); }
+  async importState(state) {
+    let doc = typeof state === 'string' ? state : state instanceof Uint8Array ? new TextDecoder().decode(state) : JSON.stringify(state);
+    if (this.seal) {
+      try {
+        doc = await this.seal.open(doc);
+      } catch (err) {
+        throw new RecmemError('import_state', messageOf(err));
+      }
+    }
+    return this.call('import_state', doc);
+  }
   reset(config) { return this.call('reset', config ? { config } : {}); }
   exports() { return this.call('exports').then((o) => o.exports); }
 
   close() { return this.plugin.close(); }
+}
+
+// Seal is pkg/seal in JavaScript: HMAC-SHA-256 of a document's UTF-8 bytes
+// under a key the host holds, written as the line "hmac-sha256:<64 hex>"
+// before the document. WebCrypto does the work (crypto.subtle, in browsers,
+// Node 20 and edge runtimes).
+class Seal {
+  static PREFIX = 'hmac-sha256:';
+
+  constructor(key) { this.key = key; }
+
+  static async withKey(key) {
+    const raw = typeof key === 'string' ? new TextEncoder().encode(key) : new Uint8Array(key);
+    if (raw.length < 32) throw new TypeError(`Recmem.open: sealKey is ${raw.length} bytes, fewer than 32`);
+    return new Seal(await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
+  }
+
+  async seal(doc) {
+    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', this.key, new TextEncoder().encode(doc)));
+    return `${Seal.PREFIX}${[...mac].map((b) => b.toString(16).padStart(2, '0')).join('')}\n${doc}`;
+  }
+
+  // open returns the document of a sealed text, or throws the same messages
+  // as the Go host.
+  async open(text) {
+    const nl = text.indexOf('\n');
+    const line = nl < 0 ? '' : text.slice(0, nl);
+    if (!line.startsWith(Seal.PREFIX) || !/^[0-9a-f]{64}$/.test(line.slice(Seal.PREFIX.length))) {
+      throw new Error('seal: missing (this host only accepts documents it sealed)');
+    }
+    const hex = line.slice(Seal.PREFIX.length);
+    const mac = new Uint8Array(32);
+    for (let i = 0; i < 32; i++) mac[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+    const doc = text.slice(nl + 1);
+    if (!(await crypto.subtle.verify('HMAC', this.key, mac, new TextEncoder().encode(doc)))) {
+      throw new Error('seal: does not match the document (changed after it was sealed, or sealed with another key)');
+    }
+    return doc;
+  }
 }
 
 // WasiPoll answers the module's WASI poll_oneoff without blocking or
@@ -201,6 +259,13 @@ class WasiPoll {
       },
     };
   }
+}
+
+// exactBytes returns bytes whose buffer holds exactly them: @extism/extism
+// passes a Uint8Array's whole underlying buffer, so a view (a Node Buffer
+// from readFile is one, into a shared pool) would send other bytes.
+function exactBytes(b) {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : new Uint8Array(b);
 }
 
 // manifestOf turns the accepted module forms into an Extism manifest.
