@@ -151,3 +151,14 @@ test('recmem.js in the browser: 10,000-unit states on one instance level off, wi
   assert.ok(sizes[7] <= 192 * 1048576 && sizes[7] - sizes[3] <= 48 * 1048576, `memory after each call: ${mb} MiB`);
   assert.deepEqual(pageErrors, []);
 });
+
+test('examples/browser.html (docs/js.md) runs as written', async () => {
+  const p = await context.newPage();
+  const errors = [];
+  p.on('pageerror', (err) => errors.push(err.message));
+  await p.goto(`${base}examples/browser.html`);
+  await p.waitForFunction(() => document.querySelector('#out').textContent !== '');
+  assert.equal(await p.locator('#out').textContent(), 'c1 0.9 Prefers Xbox One\napply_ops: input.ops[0].chunk: unknown chunk "c9"');
+  assert.deepEqual(errors, []);
+  await p.close();
+});
