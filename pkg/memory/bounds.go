@@ -3,7 +3,6 @@ package memory
 import (
 	"errors"
 	"fmt"
-	"time"
 )
 
 // Bounds on times and counters (docs/limits.md).
@@ -44,7 +43,7 @@ func CheckTime(v int64) error {
 		div  int64
 	}{{"milliseconds", 1e3}, {"microseconds", 1e6}, {"nanoseconds", 1e9}} {
 		if s := v / u.div; s <= MaxTime {
-			return fmt.Errorf("%d looks like %s (%d seconds is %s); %s", v, u.name, s, time.Unix(s, 0).UTC().Format("2006-01-02"), rng)
+			return fmt.Errorf("%d looks like %s (%d seconds is %s); %s", v, u.name, s, civilDate(s), rng)
 		}
 	}
 	return fmt.Errorf("%d is out of range; %s", v, rng)
@@ -80,4 +79,27 @@ func (s *State) checkExhausted() error {
 		}
 	}
 	return nil
+}
+
+// civilDate writes the UTC date of unix seconds s (0 <= s <= MaxTime) as
+// YYYY-MM-DD, by the days-to-civil algorithm of H. Hinnant
+// (chrono-Compatible Low-Level Date Algorithms), without the time package's
+// formatting code, which the module does not otherwise link. Cost O(1).
+func civilDate(s int64) string {
+	z := s/86400 + 719468
+	era := z / 146097
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	y := yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d := doy - (153*mp+2)/5 + 1
+	m := mp + 3
+	if m > 12 {
+		m -= 12
+	}
+	if m <= 2 {
+		y++
+	}
+	return fmt.Sprintf("%04d-%02d-%02d", y, m, d)
 }
