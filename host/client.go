@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/recmem/recmem/pkg/engine"
 	"github.com/recmem/recmem/pkg/memory"
+	"github.com/recmem/recmem/pkg/seal"
 	"github.com/recmem/recmem/pkg/slate"
 )
 
@@ -17,8 +19,10 @@ import (
 // instance, typed methods run the exports, Export hands it back. A Client is
 // safe for concurrent use; a Session is not.
 type Client struct {
-	rt   *Runtime
-	pool *Pool
+	rt       *Runtime
+	pool     *Pool
+	maxState int64
+	sealKey  []byte
 }
 
 // ClientOptions configure a Client: the module and its limits (Options), the
@@ -30,16 +34,51 @@ type ClientOptions struct {
 	// Catalog, when set, is loaded into every instance once (load_catalog),
 	// before its first session: ranking needs it.
 	Catalog []byte
+	// MaxState is the largest state document, in bytes, that Session
+	// imports: a larger one is refused with ErrStateTooLarge before anything
+	// is imported. The default, 0, is the instance memory cap divided by
+	// StateMemoryFactor (5.1 MiB for the default 512 MiB).
+	MaxState int64
+	// SealKey, when set (at least 32 bytes), authenticates every state
+	// document the client hands out (pkg/seal): Export returns the document
+	// sealed with this key, and Session and Import open only documents
+	// sealed with it, refusing an unsealed one (seal.ErrUnsealed) and an
+	// altered, forged or foreign one (seal.ErrMismatch) before anything is
+	// imported. The stateless API tags its states with the seal instead
+	// (docs/http.md). Without a key, a document's checksum guards against
+	// damage only: anyone can recompute it.
+	SealKey []byte
 }
+
+// StateMemoryFactor is the instance memory that importing a state document
+// may take, per byte of the document: measured at 69 to 76 bytes for
+// documents of short agent-memory units (the most per byte: every unit has
+// its index entries and vector), about 26 for long units. The default state
+// limit (ClientOptions.MaxState) divides the memory cap by 100, which leaves
+// a quarter of the cap for the module, a catalog and the call's output.
+const StateMemoryFactor = 100
+
+// ErrStateTooLarge is the error of a state document larger than the
+// client's MaxState.
+var ErrStateTooLarge = errors.New("state: too large to serve")
 
 // NewClient compiles the module (or loads it from the cache) and prepares
 // the pool. Instances are created on demand.
 func NewClient(ctx context.Context, opts ClientOptions) (*Client, error) {
+	if opts.SealKey != nil {
+		if err := seal.CheckKey(opts.SealKey); err != nil {
+			return nil, fmt.Errorf("host: SealKey: %w", err)
+		}
+	}
 	rt, err := Open(ctx, opts.Options)
 	if err != nil {
 		return nil, err
 	}
 	pool := rt.NewPool(opts.Instances)
+	maxState := opts.MaxState
+	if maxState <= 0 {
+		maxState = rt.MaxMemory() / StateMemoryFactor
+	}
 	if cat := opts.Catalog; cat != nil {
 		pool.init = func(ctx context.Context, in *Instance) error {
 			if _, err := in.CallContext(ctx, "load_catalog", cat); err != nil {
@@ -48,7 +87,22 @@ func NewClient(ctx context.Context, opts ClientOptions) (*Client, error) {
 			return nil
 		}
 	}
-	return &Client{rt: rt, pool: pool}, nil
+	return &Client{rt: rt, pool: pool, maxState: maxState, sealKey: bytes.Clone(opts.SealKey)}, nil
+}
+
+// Sealed reports whether the client seals its state documents (SealKey).
+func (c *Client) Sealed() bool { return c.sealKey != nil }
+
+// MaxState is the largest state document, in bytes, that Session imports.
+func (c *Client) MaxState() int64 { return c.maxState }
+
+// checkStateSize refuses a document larger than MaxState, in words.
+func (c *Client) checkStateSize(n int) error {
+	if int64(n) <= c.maxState {
+		return nil
+	}
+	return fmt.Errorf("%w: the state document is %s, more than the %s this host imports into one instance; nothing was imported",
+		ErrStateTooLarge, sizeWords(int64(n)), sizeWords(c.maxState))
 }
 
 // Close releases the idle instances and the compiled module.
@@ -75,14 +129,43 @@ type Session struct {
 
 // Session takes a free instance (waiting for one if all are busy) and imports
 // state into it; nil state starts an empty memory with default parameters.
+// With a SealKey, state must be a document this client sealed.
 func (c *Client) Session(ctx context.Context, state []byte) (*Session, error) {
+	if state == nil {
+		return c.session(ctx, nil)
+	}
+	doc, err := c.open(state)
+	if err != nil {
+		return nil, err
+	}
+	return c.session(ctx, doc)
+}
+
+// open checks a document's size and, with a SealKey, its seal, and returns
+// the bare document.
+func (c *Client) open(state []byte) ([]byte, error) {
+	if err := c.checkStateSize(len(state)); err != nil {
+		return nil, err
+	}
+	if c.sealKey == nil {
+		return state, nil
+	}
+	doc, err := seal.Open(c.sealKey, state)
+	if err != nil {
+		return nil, fmt.Errorf("host: state: %w", err)
+	}
+	return doc, nil
+}
+
+// session is Session on a bare (unsealed, checked) document.
+func (c *Client) session(ctx context.Context, doc []byte) (*Session, error) {
 	in, err := c.pool.Acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	s := &Session{c: c, in: in}
-	if state != nil {
-		if err := s.Import(ctx, state); err != nil {
+	if doc != nil {
+		if err := s.importDoc(ctx, doc); err != nil {
 			s.Close(ctx)
 			return nil, err
 		}
@@ -107,8 +190,12 @@ func (s *Session) Call(ctx context.Context, export string, input []byte) ([]byte
 	}
 	raw, err := s.in.CallContext(ctx, export, input)
 	if err != nil {
-		if ctx.Err() != nil {
+		var trap *TrapError
+		switch {
+		case ctx.Err() != nil:
 			return nil, ctx.Err()
+		case errors.As(err, &trap), errors.Is(err, ErrInstanceTrapped):
+			return nil, err // not the export's answer
 		}
 		if msg := err.Error(); strings.HasPrefix(msg, export+": ") {
 			return nil, &ExportError{Export: export, Message: msg}
@@ -134,7 +221,9 @@ func (c sessionCaller) Call(export string, input []byte) ([]byte, error) {
 
 // Signal is one observation: User did Action on Item (with metadata Meta) at
 // Time, in unix seconds. Actions: purchase, like, click, view, rate (with
-// Rating 1 to 5), dislike, skip.
+// Rating 1 to 5), dislike, skip. ClientID, optional, makes a retry harmless:
+// give each action its own id and send the same id when retrying it; a
+// repeated id is acknowledged (RecordResult.Repeated) and not recorded again.
 type Signal = memory.Signal
 
 // The typed methods' outputs, as pkg/engine declares them.
@@ -212,14 +301,41 @@ func (s *Session) SelectSlate(ctx context.Context, req slate.Request) (*slate.Re
 	return engine.SelectSlate.Call(s.Caller(ctx), req)
 }
 
-// Export returns the user's whole state document, as the module wrote it.
+// Export returns the user's whole state document, as the module wrote it,
+// sealed when the client has a SealKey.
 func (s *Session) Export(ctx context.Context) ([]byte, error) {
+	doc, err := s.exportDoc(ctx)
+	if err != nil || s.c.sealKey == nil {
+		return doc, err
+	}
+	return seal.Seal(s.c.sealKey, doc), nil
+}
+
+// exportDoc returns the bare state document.
+func (s *Session) exportDoc(ctx context.Context) ([]byte, error) {
 	return s.Call(ctx, engine.ExportState.Name, nil)
 }
 
 // Import replaces the session's state with a state document, which is
-// validated first: on error nothing changes.
+// validated first: on a module error (an *ExportError) nothing changes. A
+// document larger than the client's MaxState is refused before the import
+// (ErrStateTooLarge), and so is one without this client's seal when it has a
+// SealKey (seal.ErrUnsealed, seal.ErrMismatch); a trap (*TrapError) leaves
+// the session unusable.
 func (s *Session) Import(ctx context.Context, state []byte) error {
-	_, err := engine.ImportState.Call(s.Caller(ctx), engine.Raw(state))
+	if s.in == nil {
+		return errors.New("host: session is closed")
+	}
+	doc, err := s.c.open(state)
+	if err != nil {
+		return err
+	}
+	return s.importDoc(ctx, doc)
+}
+
+// importDoc is Import of a bare (unsealed, checked) document. A trap is not
+// the export's answer: it comes back as the *TrapError it is.
+func (s *Session) importDoc(ctx context.Context, doc []byte) error {
+	_, err := engine.ImportState.Call(s.Caller(ctx), engine.Raw(doc))
 	return err
 }

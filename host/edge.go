@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
@@ -11,9 +12,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/recmem/recmem/pkg/seal"
 )
 
 // EdgeOptions configure the stateless HTTP API (docs/http.md).
@@ -25,6 +30,9 @@ type EdgeOptions struct {
 	// starts answers 504. A call already running is cut off only when the
 	// Runtime has its own Options.Timeout.
 	Timeout time.Duration
+	// ErrorLog receives the full cause of every 500 (a trap's wasm stack
+	// trace, which the response leaves out). Nil discards it.
+	ErrorLog *log.Logger
 }
 
 // EdgeRequest is the body of POST /v1/<export>. State is the user's state
@@ -74,7 +82,8 @@ func PackState(doc []byte) string {
 	return base64.StdEncoding.EncodeToString(buf.Bytes())
 }
 
-// UnpackState reverses PackState, refusing documents over max bytes.
+// UnpackState reverses PackState, refusing documents over max bytes (the
+// error then wraps ErrStateTooLarge).
 func UnpackState(s string, max int64) ([]byte, error) {
 	raw, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
@@ -89,7 +98,8 @@ func UnpackState(s string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("state: truncated or damaged: %w", err)
 	}
 	if int64(len(doc)) > max {
-		return nil, fmt.Errorf("state: more than %d bytes uncompressed", max)
+		return nil, fmt.Errorf("%w: the state document is more than %s uncompressed, the most this host imports into one instance; nothing was imported",
+			ErrStateTooLarge, sizeWords(max))
 	}
 	return doc, nil
 }
@@ -105,6 +115,23 @@ func NewEdgeHandler(c *Client, opts EdgeOptions) http.Handler {
 		opts.Timeout = 10 * time.Second
 	}
 	return &edge{c: c, opts: opts}
+}
+
+// EdgeExports are the exports the stateless API serves: those whose every
+// effect is in the state document the request carries and the response
+// returns, so that nothing one request does reaches another (a pooled
+// instance is reset before it serves the next request). Other exports are
+// refused with 403 (edgeRefused says why).
+var EdgeExports = []string{
+	"exports", "record", "maintain", "plan", "apply_ops", "get_memory", "rank",
+	"add_units", "delete_units", "purge", "select_slate", "export_state", "reset",
+}
+
+// edgeRefused are the module's exports the stateless API does not serve, and
+// why.
+var edgeRefused = map[string]string{
+	"load_catalog": "the catalog is server configuration (recmem serve --catalog), shared by every request",
+	"import_state": `the state travels in the request's "state" field, with its tag`,
 }
 
 type edge struct {
@@ -152,58 +179,114 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var doc []byte
 	if req.State != "" {
-		if doc, err = UnpackState(req.State, 4*h.opts.MaxBody); err != nil {
-			h.fail(w, http.StatusBadRequest, export, err.Error())
+		if doc, err = UnpackState(req.State, h.c.MaxState()); err != nil {
+			status := http.StatusBadRequest
+			if errors.Is(err, ErrStateTooLarge) {
+				status = http.StatusRequestEntityTooLarge
+			}
+			h.fail(w, status, export, err.Error())
 			return
 		}
-		if req.Tag != StateTag(doc) {
-			h.fail(w, http.StatusUnprocessableEntity, export, "tag: does not match the state (damaged, or not the state this tag was issued with)")
+		if msg := h.checkTag(doc, req.Tag); msg != "" {
+			h.fail(w, http.StatusUnprocessableEntity, export, msg)
 			return
 		}
 	} else if req.Tag != "" {
 		h.fail(w, http.StatusBadRequest, export, "tag: given without a state")
 		return
 	}
-	s, err := h.c.Session(ctx, doc)
+	if why, refused := edgeRefused[export]; refused {
+		h.fail(w, http.StatusForbidden, export, fmt.Sprintf("%s is not served by the stateless API: %s", export, why))
+		return
+	}
+	if !slices.Contains(EdgeExports, export) {
+		h.fail(w, http.StatusNotFound, export, fmt.Sprintf("unknown export %q", export))
+		return
+	}
+	s, err := h.c.session(ctx, doc)
 	if err != nil {
 		h.sessionError(ctx, w, export, err)
 		return
 	}
 	defer s.Close(context.Background())
-	if !s.in.Has(export) {
-		h.fail(w, http.StatusNotFound, export, fmt.Sprintf("unknown export %q", export))
-		return
+	baseTag := req.Tag
+	if doc == nil {
+		// A new memory: "changed" compares with the empty memory's tag.
+		empty, err := s.exportDoc(ctx)
+		if err != nil {
+			h.sessionError(ctx, w, export, err)
+			return
+		}
+		baseTag = h.tag(empty)
 	}
 	result, err := s.Call(ctx, export, req.Input)
 	if err != nil {
 		h.sessionError(ctx, w, export, err)
 		return
 	}
-	newDoc, err := s.Export(ctx)
+	newDoc, err := s.exportDoc(ctx)
 	if err != nil {
 		h.sessionError(ctx, w, export, err)
 		return
 	}
-	base := req.Tag
-	if base == "" {
-		base = "new"
-	}
-	resp := EdgeResponse{Result: result, State: PackState(newDoc), Tag: StateTag(newDoc), BaseTag: base}
-	resp.Changed = resp.Tag != req.Tag
+	resp := EdgeResponse{Result: result, State: PackState(newDoc), Tag: h.tag(newDoc), BaseTag: cmp.Or(req.Tag, "new")}
+	resp.Changed = resp.Tag != baseTag
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(resp)
 }
 
+// tag is a state's tag: its seal when the client has a seal key, else its
+// SHA-256 (StateTag).
+func (h *edge) tag(doc []byte) string {
+	if h.c.sealKey != nil {
+		return seal.Sum(h.c.sealKey, doc)
+	}
+	return StateTag(doc)
+}
+
+// checkTag returns why a request's tag does not vouch for its state, or "".
+func (h *edge) checkTag(doc []byte, tag string) string {
+	if h.c.sealKey == nil {
+		if tag != StateTag(doc) {
+			return "tag: does not match the state (damaged, or not the state this tag was issued with)"
+		}
+		return ""
+	}
+	switch err := seal.Verify(h.c.sealKey, doc, tag); {
+	case errors.Is(err, seal.ErrUnsealed):
+		return "tag: this server seals its states (hmac-sha256:...); a state without the seal it was given is refused"
+	case err != nil:
+		return "tag: does not match the state's seal (changed after it was sealed, or sealed with another key)"
+	}
+	return ""
+}
+
 // sessionError maps an error to a status: the export's own error is the
-// client's (400), a spent deadline is 504, anything else 500.
+// client's (400), a state too large to import is 413, a spent deadline is
+// 504, a trap is 500 with a plain message (its cause, with the wasm stack
+// trace, goes to EdgeOptions.ErrorLog), anything else 500.
 func (h *edge) sessionError(ctx context.Context, w http.ResponseWriter, export string, err error) {
 	var ee *ExportError
+	var trap *TrapError
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
 		h.fail(w, http.StatusGatewayTimeout, export, "timed out")
 	case errors.As(err, &ee):
 		h.fail(w, http.StatusBadRequest, export, ee.Message)
+	case errors.Is(err, ErrStateTooLarge):
+		h.fail(w, http.StatusRequestEntityTooLarge, export, err.Error())
+	case errors.As(err, &trap):
+		h.logf("recmem: /v1/%s: %v", export, err)
+		h.fail(w, http.StatusInternalServerError, export, fmt.Sprintf(
+			"the module failed while running %s (out of memory, or an internal error); nothing was applied, the instance was discarded, and the request may be retried", trap.Export))
 	default:
+		h.logf("recmem: /v1/%s: %v", export, err)
 		h.fail(w, http.StatusInternalServerError, export, err.Error())
+	}
+}
+
+func (h *edge) logf(format string, a ...any) {
+	if h.opts.ErrorLog != nil {
+		h.opts.ErrorLog.Printf(format, a...)
 	}
 }

@@ -161,3 +161,31 @@ func TestEdgeLostUpdateIsDetectable(t *testing.T) {
 		t.Fatal("the store must keep the first write and refuse the second")
 	}
 }
+
+// TestEdgeReadOnlyOnNewMemory (issue 17, item 10): a read-only export on a
+// new memory answered changed: true. A request without state starts from
+// the empty memory: changed says whether the call changed that.
+func TestEdgeReadOnlyOnNewMemory(t *testing.T) {
+	srv := edgeServer(t, host.EdgeOptions{})
+	for _, tt := range []struct {
+		export, input string
+		changed       bool
+	}{
+		{"get_memory", `{}`, false},
+		{"rank", `{"candidates":["a","b"]}`, false},
+		{"select_slate", `{"query":"x","budget":10}`, false},
+		{"export_state", ``, false},
+		{"record", `{"signals":[{"user":"u","item":"a","action":"like","time":1}]}`, true},
+	} {
+		req := host.EdgeRequest{}
+		if tt.input != "" {
+			req.Input = json.RawMessage(tt.input)
+		}
+		code, body := post(t, srv.URL+"/v1/"+tt.export, req)
+		var r host.EdgeResponse
+		json.Unmarshal(body, &r)
+		if code != 200 || r.Changed != tt.changed || r.BaseTag != "new" {
+			t.Errorf("%s on a new memory: %d changed=%v base_tag=%q, want changed=%v", tt.export, code, r.Changed, r.BaseTag, tt.changed)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/recmem/recmem/host"
 	"github.com/recmem/recmem/pkg/memory"
@@ -117,4 +118,30 @@ func ExampleSession_SelectSlate() {
 	// [8 May 2023] Ana: I signed up for a pottery class on Tuesdays.
 	// [2 June 2023] Ana: My pottery class moved to Thursdays.
 	// tokens: true
+}
+
+// NewClient with every option at its default but the catalog.
+func ExampleNewClient() {
+	ctx := context.Background()
+	catalog, err := os.ReadFile("../testdata/catalog/tiny.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// WasmPath "": $RECMEM_WASM, else out/plugin.wasm found like bin/recmem does.
+	c, err := host.NewClient(ctx, host.ClientOptions{
+		Options:   host.Options{WasmPath: "", CacheDir: "", MaxPages: 8192, RecycleBytes: 0, Timeout: 0},
+		Instances: 0,       // the cores
+		Catalog:   catalog, // optional, for Rank
+		MaxState:  0,       // the cap / 100: 5.4 MB
+		SealKey:   nil,     // optional, at least 32 bytes: seal the states handed out
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close(ctx)
+	fmt.Println("state limit:", c.MaxState(), "bytes; sealed:", c.Sealed())
+	// Output:
+	// state limit: 5368709 bytes; sealed: false
 }

@@ -57,10 +57,15 @@ func (p *Pool) Acquire(ctx context.Context) (*Instance, error) {
 }
 
 // Release returns an instance to the pool. It wipes the user's state first
-// (the reset export); an instance whose reset fails, or that the caller marks
-// broken, is closed instead of kept.
+// (the reset export). An instance is closed instead of kept when the caller
+// marks it broken, when a call on it trapped (it must never run again: see
+// TrapError), when its reset fails, or when its linear memory has grown past
+// the memory budget (Options.RecycleBytes): linear memory never shrinks, so
+// an instance that once imported a large state would keep that much memory,
+// and a heap that fragments over many requests would reach the page cap.
 func (p *Pool) Release(ctx context.Context, in *Instance, broken bool) {
 	defer func() { <-p.sem }()
+	broken = broken || in.Trapped() || int64(in.MemoryBytes()) > p.rt.recycle
 	if !broken {
 		if _, err := in.CallContext(ctx, "reset", nil); err != nil {
 			broken = true

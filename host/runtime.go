@@ -41,8 +41,15 @@ type Options struct {
 	// "-" disables the disk cache.
 	CacheDir string
 	// MaxPages caps each instance's linear memory in 64 KiB pages
-	// (default 8192 = 512 MiB).
+	// (default 8192 = 512 MiB). A call that needs more traps, and its
+	// instance is discarded (see TrapError).
 	MaxPages uint32
+	// RecycleBytes is the memory budget of a pooled instance: one whose
+	// linear memory has grown past it is closed when it is released, and the
+	// pool makes a new one, because linear memory never shrinks. The default,
+	// 0, is half of MaxPages (256 MiB), which leaves the next request at
+	// least as much room to grow again.
+	RecycleBytes int64
 	// Timeout, when positive, bounds every call into the module: a call that
 	// runs out of time fails and closes its instance. The default, 0, sets no
 	// bound, because interrupting a call needs termination checks compiled
@@ -88,6 +95,8 @@ type Runtime struct {
 	cache    wazero.CompilationCache
 	wasmSize int
 	timeout  time.Duration
+	maxBytes int64 // MaxPages in bytes
+	recycle  int64 // Options.RecycleBytes, resolved
 	config   map[string]string
 	exports  map[string]bool // the module's exports that take no argument and return an i32
 	direct   bool            // the module has recmem_input and recmem_output
@@ -136,7 +145,11 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 		}
 	}
 	r := &Runtime{rt: wazero.NewRuntimeWithConfig(ctx, rc), cache: cache, wasmSize: len(wasm),
-		timeout: timeout, config: map[string]string{}, exports: map[string]bool{}}
+		timeout: timeout, config: map[string]string{}, exports: map[string]bool{},
+		maxBytes: int64(maxPages) << 16, recycle: opts.RecycleBytes}
+	if r.recycle <= 0 {
+		r.recycle = r.maxBytes / 2
+	}
 	if len(opts.LLMSteps) > 0 {
 		r.config["llm_steps"] = strings.Join(opts.LLMSteps, ",")
 	}
@@ -200,6 +213,10 @@ func addUserFunction(b wazero.HostModuleBuilder, f HostFunction) {
 // WasmSize is the size of the module in bytes.
 func (r *Runtime) WasmSize() int { return r.wasmSize }
 
+// MaxMemory is the most linear memory one instance may have, in bytes
+// (Options.MaxPages).
+func (r *Runtime) MaxMemory() int64 { return r.maxBytes }
+
 // Close releases the compiled module, every instance and the cache handle.
 func (r *Runtime) Close(ctx context.Context) error {
 	err := r.rt.Close(ctx)
@@ -218,7 +235,31 @@ type Instance struct {
 	fns     map[string]api.Function // exports, looked up once
 	in, out api.Function            // recmem_input, recmem_output (nil: standard Extism path)
 	stack   []uint64
+	calling string // the export of the call in progress, for TrapError
+	// trap is the first trap of a call into the module (nil: none). The
+	// module's runtime may be left in any state by a trap, so the instance
+	// never runs another call: calling into it again can fault the host.
+	trap *TrapError
 }
+
+// TrapError is a call that did not return normally: the module trapped (out
+// of memory, a runtime fault), a host function it called failed, or the
+// call ran out of time. The instance is unusable afterwards (Instance.Trapped)
+// and a Pool discards it; nothing the call did can be exported.
+type TrapError struct {
+	Export string
+	// Cause is wazero's error, with the module's stack trace.
+	Cause error
+}
+
+func (e *TrapError) Error() string {
+	return fmt.Sprintf("host: the module failed while running %s and its instance was discarded: %v", e.Export, e.Cause)
+}
+
+func (e *TrapError) Unwrap() error { return e.Cause }
+
+// ErrInstanceTrapped is the error of a call on an instance after a trap.
+var ErrInstanceTrapped = errors.New("host: the instance trapped in an earlier call and runs nothing more")
 
 // NewInstance instantiates the module, runs its initialisation (the Go
 // reactor's _initialize) and a first call, so the first real call does not
@@ -258,6 +299,9 @@ func (i *Instance) CallContext(ctx context.Context, export string, input []byte)
 	if !i.r.exports[export] {
 		return nil, fmt.Errorf("engine: unknown export %q", export)
 	}
+	if i.trap != nil {
+		return nil, fmt.Errorf("%w (%s)", ErrInstanceTrapped, i.trap.Export)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err // a spent deadline starts no call
 	}
@@ -267,6 +311,7 @@ func (i *Instance) CallContext(ctx context.Context, export string, input []byte)
 		i.fns[export] = f
 	}
 	ctx = context.WithValue(ctx, kernelKey{}, i.k)
+	i.calling = export
 	if i.r.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, i.r.timeout)
@@ -281,7 +326,7 @@ func (i *Instance) CallContext(ctx context.Context, export string, input []byte)
 		return nil, i.callError(ctx, err)
 	}
 	if len(input) > 0 && !i.mod.Memory().Write(uint32(i.stack[0]), input) {
-		return nil, fmt.Errorf("host: input of %d bytes does not fit the module's memory", len(input))
+		return nil, i.callError(ctx, fmt.Errorf("input of %d bytes does not fit the module's memory", len(input)))
 	}
 	if err := f.CallWithStack(ctx, i.stack); err != nil {
 		return nil, i.callError(ctx, err)
@@ -295,7 +340,7 @@ func (i *Instance) CallContext(ctx context.Context, export string, input []byte)
 	if n > 0 {
 		b, ok := i.mod.Memory().Read(ptr, n)
 		if !ok {
-			return nil, fmt.Errorf("host: output [%d, +%d) is outside the module's memory", ptr, n)
+			return nil, i.callError(ctx, fmt.Errorf("output [%d, +%d) is outside the module's memory", ptr, n))
 		}
 		out = append([]byte(nil), b...)
 	}
@@ -326,13 +371,18 @@ func (i *Instance) callExtism(ctx context.Context, f api.Function, input []byte)
 	return append([]byte(nil), i.k.mem[o.off:o.off+o.n]...), nil
 }
 
-// callError words a trap or a timeout.
+// callError records a trap or a timeout: the instance runs nothing more.
 func (i *Instance) callError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return fmt.Errorf("host: call stopped after %v (the instance is closed): %w", i.r.timeout, err)
+		err = fmt.Errorf("call stopped after %v (the instance is closed): %w", i.r.timeout, err)
 	}
-	return err
+	i.trap = &TrapError{Export: i.calling, Cause: err}
+	return i.trap
 }
+
+// Trapped reports whether a call trapped on this instance: it then runs
+// nothing more, and must be closed.
+func (i *Instance) Trapped() bool { return i.trap != nil }
 
 // MemoryBytes is the size of the instance's linear memory: what the module
 // holds now, state, indexes and the Go heap's headroom included (it never

@@ -59,6 +59,7 @@ func callDirect(x *engine.Export) int32 {
 		return 1
 	}
 	out, err := eng.Run(x, in)
+	finishGC()
 	if err != nil {
 		direct.out = []byte(err.Error())
 		return 1

@@ -26,6 +26,7 @@ func call(x *engine.Export) int32 {
 		return 1
 	}
 	out, err := eng.Run(x, pdk.Input())
+	finishGC()
 	if err != nil {
 		pdk.SetError(err)
 		return 1

@@ -597,6 +597,11 @@ export interface RecordInput {
  */
 export interface RecordOutput {
   events_added: number;
+  /**
+   * Repeated lists the client ids of signals already recorded (in an
+   * earlier call or earlier in this one): acknowledged, not recorded again.
+   */
+  repeated?: string[];
   evicted: string[];
   /**
    * Fifo holds the entries of extractions run because a pending event was
@@ -670,7 +675,10 @@ export interface Result {
 
 /**
  * Signal is one observation to record: user u did action a on item i, whose
- * metadata is m, at time t (unix seconds).
+ * metadata is m, at time t (unix seconds). ClientID, when set, names this
+ * observation for idempotency: the client gives every action its own id and
+ * sends the same id again when it retries, and a signal whose id the memory
+ * has seen (State.ClientIDs) is acknowledged without being recorded again.
  */
 export interface Signal {
   user: string;
@@ -678,7 +686,17 @@ export interface Signal {
   action: 'purchase' | 'like' | 'rate' | 'click' | 'view' | 'dislike' | 'skip';
   rating?: number;
   meta?: Record<string, string | string[]>;
+  /**
+   * Time is in unix seconds, 0 to 4102444799 (2099-12-31): an input, the
+   * module never reads a clock.
+   */
   time: number;
+  /**
+   * ClientID names this action for idempotency: send the same id again
+   * when retrying; a signal whose id the memory has seen (the newest 256)
+   * is acknowledged under "repeated" and not recorded again.
+   */
+  client_id?: string;
 }
 
 /**
@@ -694,6 +712,12 @@ export interface State {
   profile: Profile;
   journal: Entry[];
   counters: Counters;
+  /**
+   * ClientIDs are the client ids of the newest signals that carried one,
+   * oldest first, at most MaxClientIDs: a signal whose client id is listed
+   * has been recorded, and is acknowledged without being recorded again.
+   */
+  client_ids?: string[];
 }
 
 /** Summary is a short account of a state's size. */
@@ -768,6 +792,11 @@ export interface OpenOptions {
   /** a catalog asset for rank */
   catalog?: Uint8Array | string | object;
   config?: Record<string, string>;
+  /**
+   * at least 32 bytes: exportState returns documents sealed with it (HMAC-SHA-256), importState opens
+   * only documents sealed with it (docs/state-format.md)
+   */
+  sealKey?: string | Uint8Array;
 }
 
 /** Every export: its name, its method, whether it can change the state, what it does. */
@@ -777,7 +806,12 @@ export const READ_ONLY: Set<string>;
 
 export class RecmemError extends Error {
   readonly export: string;
+  /** the call did not return normally; the instance runs nothing more (open a new one) */
+  readonly trapped: boolean;
 }
+
+/** words any thrown value: an Error's message, a bare string as it is, anything else as JSON */
+export function messageOf(err: unknown): string;
 
 export class Recmem {
   static open(opts: OpenOptions): Promise<Recmem>;

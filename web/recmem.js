@@ -43,13 +43,32 @@ export const EXPORTS = Object.freeze([
 export const READ_ONLY = new Set(EXPORTS.filter((x) => !x.mutates).map((x) => x.name));
 
 // RecmemError is a module error: its message names the input field at fault,
-// and the memory is unchanged.
+// and the memory is unchanged. When trapped is true the call did not return
+// normally (the module ran out of memory, a host function threw, the runtime
+// faulted): the instance then refuses every later call, and a new one must be
+// opened (nothing the failed call did can be exported).
 export class RecmemError extends Error {
-  constructor(exportName, message) {
+  constructor(exportName, message, { trapped = false } = {}) {
     super(message);
     this.name = 'RecmemError';
     this.export = exportName;
+    this.trapped = trapped;
   }
+}
+
+const MODULE_ERROR = /^Plugin-originated error: /;
+
+// messageOf words any thrown value: an Error's message (or its name when the
+// message is empty), a bare string as it is (a WASI shim throws strings such
+// as "async io not supported"), anything else as JSON or String().
+export function messageOf(err) {
+  if (err instanceof Error) return err.message || err.name || String(err);
+  if (typeof err === 'string') return err;
+  try {
+    const j = JSON.stringify(err);
+    if (j !== undefined) return j;
+  } catch { /* fall through */ }
+  return String(err);
 }
 
 // Recmem is one user's memory in one module instance. Calls run one at a
@@ -58,6 +77,7 @@ export class Recmem {
   constructor(plugin) {
     this.plugin = plugin;
     this.queue = Promise.resolve();
+    this.trap = null; // the RecmemError of the call that trapped, if any
   }
 
   // open instantiates the module. module is a URL, a Response, a
@@ -65,15 +85,24 @@ export class Recmem {
   // optional synchronous function from an llm_complete request object to a
   // response object; llmSteps lists the steps that ask it. state restores a
   // saved memory; catalog (bytes or a catalog object) is loaded for rank.
-  static async open({ module, llm, llmSteps = [], state, catalog, config = {} } = {}) {
+  // sealKey (a string or bytes, at least 32 bytes) authenticates the state
+  // documents this instance hands out and takes back, as the Go host's seal
+  // does (docs/state-format.md): exportState returns the document sealed,
+  // importState opens only documents sealed with this key.
+  static async open({ module, llm, llmSteps = [], state, catalog, config = {}, sealKey } = {}) {
     if (!module) throw new TypeError('Recmem.open: module is required');
+    const seal = sealKey === undefined || sealKey === null ? null : await Seal.withKey(sealKey);
     const answer = llm || NO_LLM;
+    const poll = new WasiPoll();
     const plugin = await createPlugin(manifestOf(module), {
       useWasi: true,
       // An empty config value trips @extism/extism 1.0.3's config_get
       // ("failed to store output"), so llm_steps is set only when non-empty.
       config: llmSteps.length ? { ...config, llm_steps: llmSteps.join(',') } : config,
       functions: {
+        // WASI shims in browsers and edge runtimes throw on poll_oneoff
+        // (see WasiPoll).
+        wasi_snapshot_preview1: poll.functions(),
         'extism:host/user': {
           llm_complete(cp, offset) {
             let reply;
@@ -87,7 +116,10 @@ export class Recmem {
         },
       },
     });
+    poll.memory = (await plugin.getInstance()).exports.memory;
     const rm = new Recmem(plugin);
+    rm.poll = poll;
+    rm.seal = seal;
     if (state !== undefined && state !== null) await rm.importState(state);
     if (catalog !== undefined && catalog !== null) await rm.loadCatalog(catalog);
     return rm;
@@ -98,13 +130,8 @@ export class Recmem {
   // the module wrote it).
   call(name, input, { text: asText = false } = {}) {
     const run = async () => {
-      const text = input === undefined || input === null ? '' : typeof input === 'string' || input instanceof Uint8Array ? input : JSON.stringify(input);
-      let out;
-      try {
-        out = await this.plugin.call(name, text);
-      } catch (err) {
-        throw new RecmemError(name, String(err.message).replace(/^Plugin-originated error: /, ''));
-      }
+      const text = input === undefined || input === null ? '' : typeof input === 'string' ? input : input instanceof Uint8Array ? exactBytes(input) : JSON.stringify(input);
+      const out = await this.#invoke(name, text);
       const result = out ? out.text() : '';
       if (asText) return result;
       return result === '' ? null : JSON.parse(result);
@@ -114,8 +141,27 @@ export class Recmem {
     return p;
   }
 
+  // #invoke calls the plugin, turning whatever it throws into a RecmemError:
+  // the module's own error (the memory is unchanged), or a trap, after which
+  // the instance runs nothing more.
+  async #invoke(name, text) {
+    if (this.trap) {
+      throw new RecmemError(name, `the module instance failed in an earlier call (${this.trap.export}: ${this.trap.message}); open a new one`, { trapped: true });
+    }
+    if (this.poll) this.poll.waits = 0;
+    try {
+      return await this.plugin.call(name, text);
+    } catch (err) {
+      const msg = messageOf(err);
+      if (err instanceof Error && MODULE_ERROR.test(msg)) throw new RecmemError(name, msg.replace(MODULE_ERROR, ''));
+      this.trap = new RecmemError(name, `the module failed while running ${name}: ${msg}`, { trapped: true });
+      throw this.trap;
+    }
+  }
+
   // One method per export (generated from pkg/engine/exports.go by
-  // `go generate ./pkg/engine`; EXPORTS lists them).
+  // `go generate ./pkg/engine`; EXPORTS lists them), but exportState and
+  // importState, written below because they seal the state document.
   // BEGIN GENERATED methods
   // exports: the export names and the state document format this module writes.
   exports() { return this.call('exports').then((out) => out.exports); }
@@ -141,15 +187,123 @@ export class Recmem {
   purge({ session, user } = {}) { return this.call('purge', { session, user }); }
   // select_slate: choose the units that enter a context of at most budget tokens, with no LLM call.
   selectSlate(request) { return this.call('select_slate', request); }
-  // export_state: the whole state document, sealed with its checksum.
-  exportState() { return this.call('export_state', undefined, { text: true }); }
-  // import_state: replace the state with a document, validated first.
-  importState(state) { return this.call('import_state', state); }
   // reset: start an empty memory, with default or given parameters.
   reset(config) { return this.call('reset', { config }); }
   // END GENERATED methods
 
+  // The state document (docs/state-format.md), as text exactly as the module
+  // wrote it, and back.
+  async exportState() {
+    const run = async () => {
+      const doc = (await this.#invoke('export_state', '')).text();
+      return this.seal ? this.seal.seal(doc) : doc;
+    };
+    const p = this.queue.then(run, run);
+    this.queue = p.catch(() => {});
+    return p;
+  }
+  async importState(state) {
+    let doc = typeof state === 'string' ? state : state instanceof Uint8Array ? new TextDecoder().decode(state) : JSON.stringify(state);
+    if (this.seal) {
+      try {
+        doc = await this.seal.open(doc);
+      } catch (err) {
+        throw new RecmemError('import_state', messageOf(err));
+      }
+    }
+    return this.call('import_state', doc);
+  }
   close() { return this.plugin.close(); }
+}
+
+// Seal is pkg/seal in JavaScript: HMAC-SHA-256 of a document's UTF-8 bytes
+// under a key the host holds, written as the line "hmac-sha256:<64 hex>"
+// before the document. WebCrypto does the work (crypto.subtle, in browsers,
+// Node 20 and edge runtimes).
+class Seal {
+  static PREFIX = 'hmac-sha256:';
+
+  constructor(key) { this.key = key; }
+
+  static async withKey(key) {
+    const raw = typeof key === 'string' ? new TextEncoder().encode(key) : new Uint8Array(key);
+    if (raw.length < 32) throw new TypeError(`Recmem.open: sealKey is ${raw.length} bytes, fewer than 32`);
+    return new Seal(await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
+  }
+
+  async seal(doc) {
+    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', this.key, new TextEncoder().encode(doc)));
+    return `${Seal.PREFIX}${[...mac].map((b) => b.toString(16).padStart(2, '0')).join('')}\n${doc}`;
+  }
+
+  // open returns the document of a sealed text, or throws the same messages
+  // as the Go host.
+  async open(text) {
+    const nl = text.indexOf('\n');
+    const line = nl < 0 ? '' : text.slice(0, nl);
+    if (!line.startsWith(Seal.PREFIX) || !/^[0-9a-f]{64}$/.test(line.slice(Seal.PREFIX.length))) {
+      throw new Error('seal: missing (this host only accepts documents it sealed)');
+    }
+    const hex = line.slice(Seal.PREFIX.length);
+    const mac = new Uint8Array(32);
+    for (let i = 0; i < 32; i++) mac[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+    const doc = text.slice(nl + 1);
+    if (!(await crypto.subtle.verify('HMAC', this.key, mac, new TextEncoder().encode(doc)))) {
+      throw new Error('seal: does not match the document (changed after it was sealed, or sealed with another key)');
+    }
+    return doc;
+  }
+}
+
+// WasiPoll answers the module's WASI poll_oneoff without blocking or
+// throwing. Go's runtime polls (with a zero timeout) while a garbage
+// collection finishes, and the WASI shims of browsers and edge runtimes throw
+// the bare string "async io not supported" there, which broke the instance
+// (issue 17, item 9). Here every subscription fires at once: a clock is
+// reported elapsed, a file read or write (which the module never asks for)
+// answers ENOTSUP. A wait on a clock that is not yet due can then only
+// repeat; after maxWaits such waits in one call the poll fails with a message
+// instead of spinning (an edge runtime's clock stands still during a
+// request). Layouts are WASI preview 1's: a subscription is 48 bytes, an
+// event 32.
+class WasiPoll {
+  constructor() {
+    this.memory = null; // the module's memory, set once instantiated
+    this.waits = 0; // polls on a clock not due, in the current call
+  }
+
+  static maxWaits = 100000;
+
+  functions() {
+    const ENOTSUP = 58;
+    return {
+      poll_oneoff: (_cp, inPtr, outPtr, n, neventsPtr) => {
+        const dv = new DataView(this.memory.buffer);
+        for (let i = 0; i < n; i++) {
+          const sub = inPtr + 48 * i;
+          const ev = outPtr + 32 * i;
+          const tag = dv.getUint8(sub + 8);
+          dv.setBigUint64(ev, dv.getBigUint64(sub, true), true);
+          dv.setUint16(ev + 8, tag === 0 ? 0 : ENOTSUP, true);
+          dv.setUint8(ev + 10, tag);
+          dv.setBigUint64(ev + 16, 0n, true);
+          dv.setUint16(ev + 24, 0, true);
+          if (tag === 0 && dv.getBigUint64(sub + 24, true) > 0n && ++this.waits > WasiPoll.maxWaits) {
+            throw new Error(`poll_oneoff: the module waited on a clock ${WasiPoll.maxWaits} times in one call; a sleep cannot block here`);
+          }
+        }
+        dv.setUint32(neventsPtr, n, true);
+        return 0;
+      },
+    };
+  }
+}
+
+// exactBytes returns bytes whose buffer holds exactly them: @extism/extism
+// passes a Uint8Array's whole underlying buffer, so a view (a Node Buffer
+// from readFile is one, into a shared pool) would send other bytes.
+function exactBytes(b) {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : new Uint8Array(b);
 }
 
 // manifestOf turns the accepted module forms into an Extism manifest.

@@ -45,6 +45,8 @@ type Limit struct {
 //     encoded as JSON (documents and catalogs).
 //   - Text: the output is returned as the module's text, not parsed.
 //   - Pick: the method returns this field of the output.
+//   - Hand: recmem.js writes the method by hand (the state document's
+//     seal); it is declared in recmem.d.ts all the same.
 type Binding struct {
 	Method  string
 	Args    []string
@@ -53,6 +55,7 @@ type Binding struct {
 	Raw     bool
 	Text    bool
 	Pick    string
+	Hand    bool
 }
 
 // Option is one input field of a method's options object: its JavaScript

@@ -61,10 +61,10 @@ var (
 
 	ExportState = declare[struct{}, *Document](Export{Name: "export_state",
 		Doc: "the whole state document, sealed with its checksum",
-		JS:  Binding{Method: "exportState", Text: true}}, exportStateExport)
+		JS:  Binding{Method: "exportState", Text: true, Hand: true}}, exportStateExport)
 	ImportState = declare[Raw, ImportStateOutput](Export{Name: "import_state", Mutates: true,
 		Doc: "replace the state with a document, validated first",
-		JS:  Binding{Method: "importState", Args: []string{"state"}, Raw: true}}, importStateExport)
+		JS:  Binding{Method: "importState", Args: []string{"state"}, Raw: true, Hand: true}}, importStateExport)
 	Reset = declare[ResetInput, ResetOutput](Export{Name: "reset", Mutates: true,
 		Doc: "start an empty memory, with default or given parameters",
 		JS:  Binding{Method: "reset", Args: []string{"config"}}}, resetExport)

@@ -93,8 +93,10 @@ type header struct {
 // it to the current one, checks its integrity and validates it. Nothing is
 // applied by this function; the caller swaps the result in.
 //
-// Version 1 (no checksum) migrates to version 2 by sealing it: its content
-// is unchanged. A document newer than SchemaVersion is refused.
+// Version 1 (no checksum) migrates by sealing it; version 2 by verifying its
+// checksum, then sealing it as version 3: the content is unchanged either
+// way (neither can hold client_ids, which version 3 added). A document newer
+// than SchemaVersion is refused.
 func decodeDocument(input []byte) (*Document, error) {
 	var h header
 	if err := json.Unmarshal(input, &h); err != nil {
@@ -119,7 +121,15 @@ func decodeDocument(input []byte) (*Document, error) {
 	if err := decodeStrict(input, &d); err != nil {
 		return nil, err
 	}
-	if d.Version == 1 {
+	if d.Version < SchemaVersion {
+		if d.Version > 1 {
+			if err := d.verify(); err != nil {
+				return nil, err
+			}
+		}
+		if d.Memory != nil && d.Memory.ClientIDs != nil {
+			return nil, fmt.Errorf("state.memory.client_ids: not part of version %d documents", d.Version)
+		}
 		d.Version = SchemaVersion
 		if err := d.Validate(); err != nil {
 			return nil, err

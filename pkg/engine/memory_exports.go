@@ -16,9 +16,9 @@ import (
 // input field at fault, array indexes included ("input.ops[2].chunk: unknown
 // chunk \"c99\""), and leaves the state untouched.
 //
-//	record      {signals: [{user, item, action, rating?, meta?, time}],
+//	record      {signals: [{user, item, action, rating?, meta?, time, client_id?}],
 //	             maintain?: "none"|"fixed"|"planner"}          (default "fixed")
-//	            → {events_added, evicted, fifo, maintenance, summary}
+//	            → {events_added, repeated?, evicted, fifo, maintenance, summary}
 //	maintain    {now?, scheduler?: "fixed"|"planner", force?}  (default "fixed")
 //	            → {scheduler, decision, reason, ops: [entries], summary}
 //	plan        same input as maintain, nothing applied
@@ -48,6 +48,8 @@ type signalInput struct {
 	Rating int                        `json:"rating"`
 	Meta   map[string]json.RawMessage `json:"meta"`
 	Time   *int64                     `json:"time"`
+	// ClientID makes a retry harmless (memory.Signal.ClientID).
+	ClientID string `json:"client_id"`
 }
 
 // RecordInput is the input of record: signals, and the scheduler that
@@ -101,11 +103,11 @@ func recordExport(e *Engine, input []byte) (RecordOutput, error) {
 		if err != nil {
 			return RecordOutput{}, err
 		}
-		signals[i] = memory.Signal{User: s.User, Item: s.Item, Action: s.Action, Rating: s.Rating, Meta: meta, Time: *s.Time}
+		signals[i] = memory.Signal{User: s.User, Item: s.Item, Action: s.Action, Rating: s.Rating, Meta: meta, Time: *s.Time, ClientID: s.ClientID}
 	}
 	res, err := e.doc.Memory.Record(signals, p, e.policy(&log))
 	if err != nil {
-		return RecordOutput{}, fmt.Errorf("input.%w", err)
+		return RecordOutput{}, inputError(err)
 	}
 	return RecordOutput{res, e.doc.Memory.Summary(), log.Outcomes}, nil
 }
@@ -181,7 +183,7 @@ func maintainExport(e *Engine, input []byte) (MaintainOutput, error) {
 	}
 	m, err := e.doc.Memory.Maintain(now, p, force, e.policy(&log))
 	if err != nil {
-		return MaintainOutput{}, fmt.Errorf("input.%w", err)
+		return MaintainOutput{}, inputError(err)
 	}
 	return MaintainOutput{m, e.doc.Memory.Summary(), log.Outcomes}, nil
 }
@@ -194,7 +196,7 @@ func planExport(e *Engine, input []byte) (PlanOutput, error) {
 	}
 	d, err := e.doc.Memory.Plan(now, p, force, e.policy(&log))
 	if err != nil {
-		return PlanOutput{}, fmt.Errorf("input.%w", err)
+		return PlanOutput{}, inputError(err)
 	}
 	return d, nil
 }
@@ -248,7 +250,7 @@ func applyOpsExport(e *Engine, input []byte) (ApplyOpsOutput, error) {
 	var log llm.Log
 	entries, err := e.doc.Memory.Apply(now, trigger, ops, e.policy(&log))
 	if err != nil {
-		return ApplyOpsOutput{}, fmt.Errorf("input.%w", err)
+		return ApplyOpsOutput{}, inputError(err)
 	}
 	return ApplyOpsOutput{log.Outcomes, entries, e.doc.Memory.Summary()}, nil
 }
@@ -292,10 +294,20 @@ func nowOf(e *Engine, now *int64) (int64, error) {
 	if now == nil {
 		return e.doc.Memory.Clock, nil
 	}
-	if *now < 0 {
-		return 0, fmt.Errorf("input.now: must not be negative, got %d", *now)
+	if err := memory.CheckTime(*now); err != nil {
+		return 0, fmt.Errorf("input.now: %w", err)
 	}
 	return *now, nil
+}
+
+// inputError prefixes a memory error with "input.", where its path is one of
+// the input's; a counter the call would exhaust names the state's field
+// instead (memory.ErrExhausted).
+func inputError(err error) error {
+	if errors.Is(err, memory.ErrExhausted) {
+		return err
+	}
+	return fmt.Errorf("input.%w", err)
 }
 
 // decodeElem decodes one array element strictly, with errors naming it by

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recmem/recmem/pkg/catalog"
+	"github.com/recmem/recmem/pkg/ident"
 	"github.com/recmem/recmem/pkg/intent"
 	"github.com/recmem/recmem/pkg/jsonenc"
 	"github.com/recmem/recmem/pkg/llm"
@@ -28,6 +29,7 @@ type recAsset struct {
 const (
 	maxCandidates     = 1000
 	maxInstructionLen = 4000
+	maxItemIDLen      = 256 // as for the items of signals (pkg/memory)
 )
 
 // RankInput is the input of rank: candidate items (ids, or {id, meta} for
@@ -216,6 +218,9 @@ func rankExport(e *Engine, input []byte) (RankOutput, error) {
 			return RankOutput{}, fmt.Errorf("input.candidates[%d]: empty item id", i)
 		case seen[c.ID]:
 			return RankOutput{}, fmt.Errorf("input.candidates[%d]: duplicate item %q", i, c.ID)
+		}
+		if err := ident.Check(c.ID, maxItemIDLen); err != nil {
+			return RankOutput{}, fmt.Errorf("input.candidates[%d]: item id: %w", i, err)
 		}
 		seen[c.ID] = true
 		req.Candidates = append(req.Candidates, rank.Candidate{ID: c.ID, Text: rank.MetaText(c.Meta), Meta: c.Meta})

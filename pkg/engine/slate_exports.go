@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/recmem/recmem/pkg/ident"
 	"github.com/recmem/recmem/pkg/slate"
 )
 
@@ -123,6 +124,14 @@ func purgeExport(e *Engine, input []byte) (PurgeOutput, error) {
 	}
 	if in.Session == "" && in.User == "" {
 		return PurgeOutput{}, errors.New("input: give session, user or both")
+	}
+	for _, f := range [...]struct{ name, v string }{{"session", in.Session}, {"user", in.User}} {
+		if f.v == "" {
+			continue
+		}
+		if err := ident.Check(f.v, slate.MaxIDBytes); err != nil {
+			return PurgeOutput{}, fmt.Errorf("input.%s: %w", f.name, err)
+		}
 	}
 	s := e.units()
 	n := s.Purge(in.Session, in.User)

@@ -11,10 +11,10 @@ import (
 // SchemaName and SchemaVersion identify the state document format
 // (docs/state-format.md). A document with a newer version is refused; an
 // older one is migrated on import (integrity.go). Version 2 added the
-// checksum.
+// checksum; version 3 added memory.client_ids.
 const (
 	SchemaName    = "recmem.state"
-	SchemaVersion = 2
+	SchemaVersion = 3
 )
 
 // Document is the whole client-held state of one user: everything an engine

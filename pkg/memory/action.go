@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/recmem/recmem/pkg/ident"
 )
 
 // Actions are the signal types event memory accepts.
@@ -38,44 +40,60 @@ func Polarity(action string, rating int) int {
 }
 
 // Signal is one observation to record: user u did action a on item i, whose
-// metadata is m, at time t (unix seconds).
+// metadata is m, at time t (unix seconds). ClientID, when set, names this
+// observation for idempotency: the client gives every action its own id and
+// sends the same id again when it retries, and a signal whose id the memory
+// has seen (State.ClientIDs) is acknowledged without being recorded again.
 type Signal struct {
 	User   string              `json:"user"`
 	Item   string              `json:"item"`
 	Action string              `json:"action"`
 	Rating int                 `json:"rating,omitempty"`
 	Meta   map[string][]string `json:"meta,omitempty"`
-	Time   int64               `json:"time"`
+	// Time is in unix seconds, 0 to 4102444799 (2099-12-31): an input, the
+	// module never reads a clock.
+	Time int64 `json:"time"`
+	// ClientID names this action for idempotency: send the same id again
+	// when retrying; a signal whose id the memory has seen (the newest 256)
+	// is acknowledged under "repeated" and not recorded again.
+	ClientID string `json:"client_id,omitempty"`
 }
 
 // Limits on the size of one signal, so that a state document stays small.
 const (
-	maxIDLen     = 256
-	maxMetaField = 64
-	maxMetaVals  = 64
-	maxValueLen  = 2000
+	// MaxClientIDs is how many client ids a memory keeps (the newest): a
+	// retry is recognized while its id is among the last 256 ids seen.
+	MaxClientIDs = 256
+	// MaxClientIDLen bounds one client id (a UUID takes 36 bytes).
+	MaxClientIDLen = 128
+	maxIDLen       = 256
+	maxMetaField   = 64
+	maxMetaVals    = 64
+	maxValueLen    = 2000
 )
 
 // validate checks a signal; the error names the field ("action: unknown
 // action \"zap\"").
 func (g Signal) validate() error {
 	switch {
-	case g.User == "":
-		return fmt.Errorf("user: required")
-	case len(g.User) > maxIDLen:
-		return fmt.Errorf("user: longer than %d bytes", maxIDLen)
-	case g.Item == "":
-		return fmt.Errorf("item: required")
-	case len(g.Item) > maxIDLen:
-		return fmt.Errorf("item: longer than %d bytes", maxIDLen)
+	case ident.Check(g.User, maxIDLen) != nil:
+		return fmt.Errorf("user: %w", ident.Check(g.User, maxIDLen))
+	case ident.Check(g.Item, maxIDLen) != nil:
+		return fmt.Errorf("item: %w", ident.Check(g.Item, maxIDLen))
 	case !slices.Contains(Actions, g.Action):
 		return fmt.Errorf("action: unknown action %q", g.Action)
 	case g.Action == "rate" && (g.Rating < 1 || g.Rating > 5):
 		return fmt.Errorf("rating: must be between 1 and 5, got %d", g.Rating)
 	case g.Action != "rate" && g.Rating != 0:
 		return fmt.Errorf("rating: only the \"rate\" action takes a rating")
-	case g.Time < 0:
-		return fmt.Errorf("time: must not be negative, got %d", g.Time)
+	}
+	if err := CheckTime(g.Time); err != nil {
+		return fmt.Errorf("time: %w", err)
+	}
+	if g.ClientID != "" {
+		if err := ident.Check(g.ClientID, MaxClientIDLen); err != nil {
+			return fmt.Errorf("client_id: %w", err)
+		}
 	}
 	return validateMeta(g.Meta)
 }

@@ -29,11 +29,17 @@ func (s *State) Apply(now int64, trigger string, ops []Op, pol Policy) ([]Entry,
 			return nil, fmt.Errorf("ops[%d].%w", i, err)
 		}
 	}
+	if err := w.checkExhausted(); err != nil {
+		return nil, err
+	}
 	*s = *w
 	return t.out, nil
 }
 
 func (s *State) checkNow(now int64) error {
+	if err := CheckTime(now); err != nil {
+		return fmt.Errorf("now: %w", err)
+	}
 	if now < s.Clock {
 		return fmt.Errorf("now: %d is earlier than the memory clock %d", now, s.Clock)
 	}

@@ -183,8 +183,8 @@ func (c Config) check() error {
 		{"profile_max_age", c.ProfileMaxAge},
 	}
 	for _, f := range durations {
-		if f.v <= 0 {
-			return fmt.Errorf("%s: must be a positive number of seconds, got %d", f.name, f.v)
+		if f.v <= 0 || f.v > MaxTime {
+			return fmt.Errorf("%s: must be a positive number of seconds up to %d, got %d", f.name, MaxTime, f.v)
 		}
 	}
 	if len(c.Categories) > 64 {

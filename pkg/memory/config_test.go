@@ -39,7 +39,8 @@ func TestConfigValidate(t *testing.T) {
 		{Config{DeltaMinus: 1.5}, "delta_minus: must be in (0,1], got 1.5"},
 		{Config{ForgetThreshold: -0.1}, "forget_threshold: must be in (0,1], got -0.1"},
 		{Config{MaxInitialStrength: 0.5}, "max_initial_strength: 0.5 is below initial_strength 0.7"},
-		{Config{StalePending: -5}, "stale_pending: must be a positive number of seconds, got -5"},
+		{Config{StalePending: -5}, "stale_pending: must be a positive number of seconds up to 4102444799, got -5"},
+		{Config{StaleChunk: 4102444800}, "stale_chunk: must be a positive number of seconds up to 4102444799, got 4102444800"},
 		{Config{Categories: []string{"genre", "Genre"}}, `categories[1]: duplicate category "genre"`},
 		{Config{Categories: []string{"!!"}}, "categories[0]: empty category name"},
 	}

@@ -55,13 +55,14 @@ func (t *txn) extract(scope []string, why string) error {
 			count[e.Op]++
 		}
 	}
-	neutral := 0
+	neutral, ignored := 0, 0
 	for _, id := range scope {
 		e := &t.s.Events[t.s.eventIndex(id)]
 		e.Pending = false
 		if Polarity(e.Action, e.Rating) == 0 {
 			neutral++
 		}
+		ignored += implausibleCount(e.Meta)
 	}
 	detail := fmt.Sprintf("processed %d pending event%s: %d created, %d boosted, %d demoted",
 		len(scope), plural(len(scope)), count["extract"], count["boost"], count["demote"])
@@ -73,6 +74,9 @@ func (t *txn) extract(scope []string, why string) error {
 	}
 	if neutral > 0 {
 		detail += fmt.Sprintf(", %d neutral", neutral)
+	}
+	if ignored > 0 {
+		detail += fmt.Sprintf(", %d implausible label%s ignored (instructions or markup in metadata)", ignored, plural(ignored))
 	}
 	return t.journal(Entry{Op: "extract", Events: scope, Reason: joinReason(why, detail)})
 }

@@ -17,7 +17,10 @@ import (
 //     (positive minus negative signals on it among all events in memory,
 //     processed or not) is at least Config.MinSupport (metadata values) or
 //     Config.MinTitleSupport (guessed from titles), and at least one pending
-//     signal is positive. Its strength is Config.InitialStrength plus
+//     signal is positive. A guessed feature's support counts distinct items
+//     (items with a positive signal minus items with a negative one): the
+//     same item acted on again, a double-click or a replay, is not more
+//     evidence that a word of its title is a taste. Its strength is Config.InitialStrength plus
 //     Config.SupportStep per extra unit of net support, at most
 //     Config.MaxInitialStrength: 0.7, 0.8, 0.9 by default.
 //   - Likewise a feature with net negative support of at least
@@ -32,10 +35,20 @@ type MetadataExtractor struct{}
 
 // tally is the evidence on one feature.
 type tally struct {
-	f              feature
-	pos, neg       []string // events in memory
-	newPos, newNeg []string // events in scope
-	chunk          int      // matching chunk index, or -1
+	f                  feature
+	pos, neg           []string // events in memory
+	newPos, newNeg     []string // events in scope
+	posItems, negItems []string // distinct items of pos and neg
+	chunk              int      // matching chunk index, or -1
+}
+
+// net is the tally's net support: signals for metadata values, distinct
+// items for guessed features.
+func (t *tally) net() int {
+	if t.f.Guessed {
+		return len(t.posItems) - len(t.negItems)
+	}
+	return len(t.pos) - len(t.neg)
 }
 
 // Extract implements Extractor.
@@ -67,6 +80,11 @@ func (MetadataExtractor) Extract(s *State, scope []string) ([]Op, error) {
 			default:
 				t.neg = append(t.neg, e.ID)
 			}
+			if p > 0 && !slices.Contains(t.posItems, e.Item) {
+				t.posItems = append(t.posItems, e.Item)
+			} else if p < 0 && !slices.Contains(t.negItems, e.Item) {
+				t.negItems = append(t.negItems, e.Item)
+			}
 		}
 	}
 	updates := updateChunks(s, tallies)
@@ -79,7 +97,7 @@ func (MetadataExtractor) Extract(s *State, scope []string) ([]Op, error) {
 		if t.f.Guessed {
 			minLikes, minAvoids = cfg.MinTitleSupport, max(cfg.MinAvoidSupport, cfg.MinTitleSupport)
 		}
-		net := len(t.pos) - len(t.neg)
+		net := t.net()
 		switch {
 		case net >= minLikes && len(t.newPos) > 0:
 			adds = append(adds, newChunkOp(s, t.f, "likes", t.pos, net, minLikes))

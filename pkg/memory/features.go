@@ -33,6 +33,8 @@ type feature struct {
 //     separated by "|" or ";"), in a category named after the field,
 //     singularized ("genres" gives "genre"). Identifiers, prices, ratings and
 //     free text (description, review) are ignored.
+//   - A title or value that reads as an instruction or markup (implausible)
+//     gives nothing, and instruction words are never topic terms.
 //
 // When categories are configured, each feature's category maps to the
 // configured one of the same family (genre, creator, series, format, era,
@@ -60,6 +62,9 @@ func itemFeatures(meta map[string][]string, cats []string) []feature {
 		case skip:
 		case title:
 			for _, v := range meta[field] {
+				if implausible(v) != "" {
+					continue
+				}
 				t := parseTitle(v)
 				if t.series != "" {
 					add("series", t.series, true)
@@ -68,7 +73,9 @@ func itemFeatures(meta map[string][]string, cats []string) []feature {
 					add("platform", t.platform, true)
 				}
 				for _, w := range t.terms {
-					add("topic", w, true)
+					if _, instr := instructionWords[normalizeKey(w)]; !instr {
+						add("topic", w, true)
+					}
 				}
 			}
 		case categoryFamily[name] == "era":
@@ -79,8 +86,8 @@ func itemFeatures(meta map[string][]string, cats []string) []feature {
 			}
 		default:
 			for _, v := range meta[field] {
-				for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '|' || r == ';' }) {
-					if !isNumeral(normalizeKey(part)) {
+				for _, part := range valueParts(v) {
+					if !isNumeral(normalizeKey(part)) && implausible(part) == "" {
 						add(name, part, false)
 					}
 				}
@@ -88,6 +95,11 @@ func itemFeatures(meta map[string][]string, cats []string) []feature {
 		}
 	}
 	return out
+}
+
+// valueParts splits a metadata value into the values it lists ("a|b;c").
+func valueParts(v string) []string {
+	return strings.FieldsFunc(v, func(r rune) bool { return r == '|' || r == ';' })
 }
 
 // fieldName normalizes a metadata field name and singularizes the common

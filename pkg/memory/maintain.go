@@ -38,6 +38,9 @@ func (s *State) Maintain(now int64, p Planner, force bool, pol Policy) (Maintena
 		// The planner already applied its ops to a copy, in order, at now,
 		// with its trigger: applying them in one batch gives the same state.
 		m.Ops = nonNil(d.entries)
+		if err := d.sim.checkExhausted(); err != nil {
+			return Maintenance{}, err
+		}
 		*s = *d.sim
 		return m, nil
 	}
@@ -49,8 +52,11 @@ func (s *State) Maintain(now int64, p Planner, force bool, pol Policy) (Maintena
 
 // RecordResult reports what Record did.
 type RecordResult struct {
-	EventsAdded int      `json:"events_added"`
-	Evicted     []string `json:"evicted"`
+	EventsAdded int `json:"events_added"`
+	// Repeated lists the client ids of signals already recorded (in an
+	// earlier call or earlier in this one): acknowledged, not recorded again.
+	Repeated []string `json:"repeated,omitempty"`
+	Evicted  []string `json:"evicted"`
 	// Fifo holds the entries of extractions run because a pending event was
 	// about to leave the event memory.
 	Fifo        []Entry     `json:"fifo"`
@@ -60,7 +66,9 @@ type RecordResult struct {
 // Record appends signals to event memory as pending events, then asks p (nil:
 // no maintenance) to maintain at the memory's clock, which moves to the
 // latest signal time. All signals are validated first: one bad signal and
-// nothing is recorded (`signals[3].action: unknown action "zap"`).
+// nothing is recorded (`signals[3].action: unknown action "zap"`). A signal
+// whose client id the memory has seen is skipped and listed in the result's
+// Repeated.
 //
 // When the FIFO is full the oldest event leaves it; if that event is still
 // pending, the pending events are extracted first (journal trigger "fifo"),
@@ -75,6 +83,16 @@ func (s *State) Record(signals []Signal, p Planner, pol Policy) (RecordResult, e
 	w := s.Clone()
 	res := RecordResult{Evicted: []string{}, Fifo: []Entry{}}
 	for _, g := range signals {
+		if g.ClientID != "" {
+			if slices.Contains(w.ClientIDs, g.ClientID) {
+				res.Repeated = append(res.Repeated, g.ClientID)
+				continue
+			}
+			w.ClientIDs = append(w.ClientIDs, g.ClientID)
+			if over := len(w.ClientIDs) - MaxClientIDs; over > 0 {
+				w.ClientIDs = slices.Delete(w.ClientIDs, 0, over)
+			}
+		}
 		w.Clock = max(w.Clock, g.Time)
 		for len(w.Events) >= w.Config.EventCap {
 			old := w.Events[0]
@@ -108,6 +126,9 @@ func (s *State) Record(signals []Signal, p Planner, pol Policy) (RecordResult, e
 			return RecordResult{}, err
 		}
 		res.Maintenance = m
+	}
+	if err := w.checkExhausted(); err != nil {
+		return RecordResult{}, err
 	}
 	*s = *w
 	return res, nil

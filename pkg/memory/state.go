@@ -19,6 +19,10 @@ type State struct {
 	Profile  Profile  `json:"profile"`
 	Journal  []Entry  `json:"journal"`
 	Counters Counters `json:"counters"`
+	// ClientIDs are the client ids of the newest signals that carried one,
+	// oldest first, at most MaxClientIDs: a signal whose client id is listed
+	// has been recorded, and is acknowledged without being recorded again.
+	ClientIDs []string `json:"client_ids,omitempty"`
 }
 
 // Event is one recorded signal. Events sit in FIFO order, oldest first; Pending
@@ -118,6 +122,7 @@ func (s *State) Clone() *State {
 	c.Profile.Rising = slices.Clone(s.Profile.Rising)
 	c.Profile.Fading = slices.Clone(s.Profile.Fading)
 	c.Journal = s.Journal[:len(s.Journal):len(s.Journal)]
+	c.ClientIDs = slices.Clone(s.ClientIDs)
 	return &c
 }
 

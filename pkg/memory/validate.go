@@ -3,6 +3,8 @@ package memory
 import (
 	"fmt"
 	"slices"
+
+	"github.com/recmem/recmem/pkg/ident"
 )
 
 // Validate checks every field of s and its invariants, so that an imported
@@ -13,8 +15,8 @@ func (s *State) Validate() error {
 	if err := s.Config.check(); err != nil {
 		return fmt.Errorf("config.%w", err)
 	}
-	if s.Clock < 0 {
-		return fmt.Errorf("clock: must not be negative, got %d", s.Clock)
+	if err := CheckTime(s.Clock); err != nil {
+		return fmt.Errorf("clock: %w", err)
 	}
 	if err := s.Counters.check(); err != nil {
 		return fmt.Errorf("counters.%w", err)
@@ -22,7 +24,7 @@ func (s *State) Validate() error {
 	if m := s.Counters.Mutations; m >= s.Config.Gamma {
 		return fmt.Errorf("counters.mutations_since_synthesis: %d is not below gamma %d", m, s.Config.Gamma)
 	}
-	checks := []func() error{s.checkEvents, s.checkChunks, s.checkProfile, s.checkJournal}
+	checks := []func() error{s.checkEvents, s.checkChunks, s.checkProfile, s.checkJournal, s.checkClientIDs}
 	for _, f := range checks {
 		if err := f(); err != nil {
 			return err
@@ -32,6 +34,14 @@ func (s *State) Validate() error {
 }
 
 func (c Counters) check() error {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"next_event", c.NextEvent}, {"next_chunk", c.NextChunk}, {"next_seq", c.NextSeq}} {
+		if err := checkCounter(f.name, f.v); err != nil {
+			return err
+		}
+	}
 	switch {
 	case c.NextEvent < 1:
 		return fmt.Errorf("next_event: must be at least 1, got %d", c.NextEvent)
@@ -103,6 +113,8 @@ func (s *State) checkChunks() error {
 			return at("strength", "%v has more than 3 decimals", c.Strength)
 		case c.Evidence < 1:
 			return at("evidence", "must be at least 1, got %d", c.Evidence)
+		case c.Evidence > MaxCounter:
+			return at("evidence", "%d is more than 9007199254740992 (2^53)", c.Evidence)
 		case c.FirstSeen < 0 || c.FirstSeen > c.LastSeen:
 			return at("first_seen", "%d is not within [0, last_seen %d]", c.FirstSeen, c.LastSeen)
 		case c.LastSeen > s.Clock:
@@ -159,6 +171,8 @@ func (s *State) checkProfile() error {
 	switch {
 	case p.Version < 0:
 		return fmt.Errorf("profile.version: must not be negative, got %d", p.Version)
+	case p.Version > MaxCounter:
+		return fmt.Errorf("profile.version: %d is more than 9007199254740992 (2^53)", p.Version)
 	case p.Time < 0 || p.Time > s.Clock:
 		return fmt.Errorf("profile.time: %d is not within [0, clock %d]", p.Time, s.Clock)
 	case p.Version == 0 && (p.Text != "" || len(p.BuiltFrom) > 0 || len(p.Rising) > 0 || len(p.Fading) > 0 || p.Time != 0):
@@ -223,6 +237,21 @@ func (s *State) checkJournal() error {
 			}
 		}
 		prevSeq, prevTime = e.Seq, e.Time
+	}
+	return nil
+}
+
+func (s *State) checkClientIDs() error {
+	if n := len(s.ClientIDs); n > MaxClientIDs {
+		return fmt.Errorf("client_ids: %d ids, more than %d", n, MaxClientIDs)
+	}
+	for i, id := range s.ClientIDs {
+		if err := ident.Check(id, MaxClientIDLen); err != nil {
+			return fmt.Errorf("client_ids[%d]: %w", i, err)
+		}
+		if slices.Index(s.ClientIDs, id) != i {
+			return fmt.Errorf("client_ids[%d]: %q is listed twice", i, id)
+		}
 	}
 	return nil
 }

@@ -466,4 +466,4 @@ func (r *Ranker) Score(v []float64) float64 {
 
 // round6 rounds to 6 decimals so outputs are short and identical on every
 // host.
-func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
+func round6(v float64) float64 { return math.Round(v*1e6)/1e6 + 0 } // + 0: never -0

@@ -315,5 +315,8 @@ func round6(x float64) float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0
 	}
-	return math.Round(x*1e6) / 1e6
+	if r := math.Round(x*1e6) / 1e6; r != 0 {
+		return r
+	}
+	return 0 // never -0: a value that rounds to zero from below is written "0"
 }

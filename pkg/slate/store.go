@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/recmem/recmem/pkg/ident"
 	"github.com/recmem/recmem/pkg/jsonenc"
 	"github.com/recmem/recmem/pkg/lexical"
 	"github.com/recmem/recmem/pkg/text"
@@ -204,6 +205,9 @@ func (s *Store) add(u Unit) {
 func (s *Store) Delete(ids []string) error {
 	seen := map[string]bool{}
 	for i, id := range ids {
+		if err := ident.Check(id, MaxIDBytes); err != nil {
+			return fmt.Errorf("ids[%d]: %w", i, err)
+		}
 		if s.byID[id] == nil {
 			return fmt.Errorf("ids[%d]: unknown unit %q", i, id)
 		}

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/recmem/recmem/pkg/ident"
 )
 
 // Unit is one stored memory unit.
@@ -34,13 +36,28 @@ type Unit struct {
 // MaxTextBytes bounds one unit's text (64 KiB).
 const MaxTextBytes = 64 << 10
 
-// Validate checks one unit, naming the field at fault.
+// MaxIDBytes bounds a unit's id, session and user.
+const MaxIDBytes = 256
+
+// Validate checks one unit, naming the field at fault. Its id, session and
+// user must be ids in the sense of pkg/ident: no invalid UTF-8, U+FFFD or
+// control characters.
 func (u Unit) Validate() error {
 	switch {
 	case u.ID == "":
 		return errors.New("id: missing")
 	case u.Session == "":
 		return errors.New("session: missing")
+	}
+	for _, f := range [...]struct{ name, v string }{{"id", u.ID}, {"session", u.Session}, {"user", u.User}} {
+		if f.v == "" {
+			continue
+		}
+		if err := ident.Check(f.v, MaxIDBytes); err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+	}
+	switch {
 	case strings.TrimSpace(u.Text) == "":
 		return errors.New("text: missing")
 	case len(u.Text) > MaxTextBytes:

@@ -1,6 +1,7 @@
 // core.js: what the views share: the page's clock, the app object, error
 // and status display, and act(), which runs and times one user action.
 import { NotAvailable } from './engine.js';
+import { RecmemError } from '../recmem.js';
 import { $ } from './dom.js';
 
 // The page's clock. Time is an input to the module: every signal carries the
@@ -61,8 +62,39 @@ export async function act(label, fn) {
     return r;
   } catch (err) {
     console.error(err);
-    showError(err instanceof NotAvailable ? `${err.message}.` : `${label} failed: ${err.message}`);
+    showError(failure(label, err));
     return undefined;
   }
+}
+
+// failure says what went wrong in words, and what it means for the memory:
+// a module error changed nothing; a trap stopped the module.
+export function failure(label, err) {
+  if (err instanceof NotAvailable) return `${err.message}.`;
+  const msg = inWords(err?.message ?? String(err));
+  if (err instanceof RecmemError && err.trapped) {
+    return `${label} failed: ${msg}. The module stopped and must be reloaded: reload the page (your memory as last saved is kept).`;
+  }
+  if (err instanceof RecmemError) return `${label} failed: ${msg}. Nothing was added or changed: your memory is as it was.`;
+  return `${label} failed: ${msg}`;
+}
+
+// sizeWords writes a size the way a person reads it: "812 bytes", "340 kB",
+// "33.8 MB" (decimal units, one decimal below 100).
+export function sizeWords(n) {
+  const one = (x) => (x < 100 ? x.toFixed(1) : x.toFixed(0));
+  if (n < 1e3) return `${n} bytes`;
+  if (n < 1e6) return `${one(n / 1e3)} kB`;
+  if (n < 1e9) return `${one(n / 1e6)} MB`;
+  return `${one(n / 1e9)} GB`;
+}
+
+// inWords rewrites the byte counts of a module message in words: "input is
+// 33764247 bytes, more than the limit of 16777216" reads "input is 33.8 MB,
+// more than the limit of 16.8 MB".
+export function inWords(msg) {
+  return String(msg)
+    .replace(/\b(\d{4,}) bytes, more than the limit of (\d{4,})\b/g, (_, a, b) => `${sizeWords(Number(a))}, more than the limit of ${sizeWords(Number(b))}`)
+    .replace(/\b(\d{4,}) bytes\b/g, (_, n) => sizeWords(Number(n)));
 }
 

@@ -98,16 +98,48 @@ function renderItems(app) {
   $('#more').hidden = hits.length <= shown;
 }
 
+// busy holds the items whose record call is running: their buttons stay
+// disabled until it ends, so a double-click records once.
+const busy = new Set();
+
+// actOnItem records one action on an item, with the item's buttons disabled
+// while the call runs (a re-render keeps them so, through busy). The signal
+// carries a fresh client id, so a retry of the same call is not recorded
+// twice either.
+async function actOnItem(app, it, label, action, rating) {
+  if (busy.has(it.id)) return;
+  busy.add(it.id);
+  const row = document.querySelector(`#items li[data-item="${CSS.escape(it.id)}"]`);
+  const controls = row ? [...row.querySelectorAll('button, select')] : [];
+  for (const c of controls) c.disabled = true;
+  row?.setAttribute('data-busy', '');
+  try {
+    await act(label, () => record(app, it, action, rating, newClientId()));
+  } finally {
+    busy.delete(it.id);
+    const now = document.querySelector(`#items li[data-item="${CSS.escape(it.id)}"]`);
+    now?.removeAttribute('data-busy');
+    for (const c of now ? now.querySelectorAll('button, select') : []) c.disabled = !app.engine.has('record');
+  }
+}
+
+// newClientId names one action (a signal's client_id).
+function newClientId() {
+  if (globalThis.crypto?.randomUUID) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
 function itemRow(app, it, acted) {
   const can = app.engine.has('record');
+  const off = !can || busy.has(it.id);
   const btn = (label, action, title) => h('button', {
-    disabled: !can, title, dataset: { action },
-    onclick: () => act(action, () => record(app, it, action)),
+    disabled: off, title, dataset: { action },
+    onclick: () => actOnItem(app, it, action, action),
   }, label);
-  const rate = h('select', { 'aria-label': `Rate ${it.title}`, disabled: !can, dataset: { action: 'rate' },
-    onchange: (e) => { const r = Number(e.target.value); e.target.value = ''; if (r) act(`rate ${r}`, () => record(app, it, 'rate', r)); } },
+  const rate = h('select', { 'aria-label': `Rate ${it.title}`, disabled: off, dataset: { action: 'rate' },
+    onchange: (e) => { const r = Number(e.target.value); e.target.value = ''; if (r) actOnItem(app, it, `rate ${r}`, 'rate', r); } },
   h('option', { value: '' }, 'Rate…'), [5, 4, 3, 2, 1].map((r) => h('option', { value: String(r) }, `${'★'.repeat(r)} ${r}`)));
-  return h('li', { dataset: { item: it.id } },
+  return h('li', { dataset: busy.has(it.id) ? { item: it.id, busy: '' } : { item: it.id } },
     h('div', { class: 'item-title' }, it.title),
     h('div', { class: 'meta' },
       [it.platform, it.kind !== 'game' ? it.kind : '', it.series ? `series: ${it.series}` : '', `${it.popularity} players`].filter(Boolean).join(' · '),
@@ -118,8 +150,8 @@ function itemRow(app, it, acted) {
 
 // ----- module calls -----
 
-async function record(app, it, action, rating) {
-  const sig = { user: USER, item: it.id, action, meta: metaOf(it), time: clock.now() };
+async function record(app, it, action, rating, clientId) {
+  const sig = { user: USER, item: it.id, action, meta: metaOf(it), time: clock.now(), client_id: clientId };
   if (action === 'rate') sig.rating = rating;
   // The fixed scheduler maintains every B signals; "planner decides" lets the
   // heuristic planner choose when and what.

@@ -1,7 +1,7 @@
 // settings.js: "your data" (export, import, forget me) and the optional LLM
 // endpoint, with the llm_complete host function the module may import.
 import { $, download } from './dom.js';
-import { act, showError, clearError, refresh, setStatus } from './core.js';
+import { act, showError, clearError, refresh, setStatus, inWords, sizeWords } from './core.js';
 import * as store from './store.js';
 
 // DEFAULT_STEPS are the MARS steps that ask the LLM when an endpoint is set
@@ -134,7 +134,7 @@ export async function initSettings(app) {
   $('#export').addEventListener('click', () => act('export', async () => {
     const text = await app.engine.exportText();
     download(`recmem-memory-${new Date().toISOString().slice(0, 10)}.json`, text);
-    $('#data-meta').textContent = `Exported ${text.length} bytes.`;
+    $('#data-meta').textContent = `Exported ${sizeWords(new TextEncoder().encode(text).length)}.`;
   }));
 
   $('#import-file').addEventListener('change', async (e) => {
@@ -148,14 +148,15 @@ export async function initSettings(app) {
       // it had, and so does the page.
       await app.engine.call('import_state', text);
     } catch (err) {
-      showError(`Import of ${file.name} failed: ${err.message}. Your memory is unchanged.`);
+      showError(`Import of ${file.name} failed: ${inWords(err.message)}. Your memory is unchanged.`);
       $('#data-meta').textContent = '';
       return;
     }
     clearError();
     await refresh();
     app.timings.push({ action: 'import', ms: performance.now() - t0 });
-    $('#data-meta').textContent = `Imported ${file.name} (${text.length} bytes).`;
+    $('#data-meta').textContent = `Imported ${file.name} (${sizeWords(new TextEncoder().encode(text).length)}).`;
+    setStatus(`Memory imported from ${file.name}`);
   });
 
   $('#forget').addEventListener('click', () => {

@@ -71,3 +71,33 @@ test('the llm option answers llm_complete for the configured steps', async () =>
   assert.deepEqual(asked, ['synthesize']);
   await rm.close();
 });
+
+test('sealKey: exports are sealed (HMAC-SHA-256, as the Go host), only sealed documents import', async () => {
+  const { createHmac } = await import('node:crypto');
+  const key = 'a key of at least thirty-two bytes, held by the host';
+  const rm = await Recmem.open({ module, sealKey: key });
+  await rm.applyOps([{ op: 'extract', category: 'series', text: 'Enjoys the Uncharted series', strength: 0.9 }], { now: 100 });
+  const sealed = await rm.exportState();
+  const nl = sealed.indexOf('\n');
+  const doc = sealed.slice(nl + 1);
+  assert.equal(sealed.slice(0, nl), `hmac-sha256:${createHmac('sha256', key).update(doc).digest('hex')}`);
+  const again = await Recmem.open({ module, sealKey: key, state: sealed });
+  assert.equal(await again.exportState(), sealed);
+  // Unsealed, altered (checksum recomputed or not), or sealed with another key: refused.
+  const forged = sealed.replace('"polarity":"likes"', '"polarity":"avoids"');
+  const other = `hmac-sha256:${createHmac('sha256', 'another key, thirty-two bytes or more').update(doc).digest('hex')}\n${doc}`;
+  for (const [bad, msg] of [[doc, 'seal: missing'], [forged, 'seal: does not match'], [other, 'seal: does not match']]) {
+    await assert.rejects(again.importState(bad), (err) => err instanceof RecmemError && err.message.startsWith(msg));
+  }
+  assert.equal(await again.exportState(), sealed);
+  await assert.rejects(Recmem.open({ module, sealKey: 'short' }), /fewer than 32/);
+  await rm.close();
+  await again.close();
+});
+
+test('bytes that are a view (a Node Buffer from readFile) are sent as they are', async () => {
+  const rm = await Recmem.open({ module, catalog: readFileSync(path.join(root, 'testdata/catalog/tiny.json')) });
+  const state = Buffer.from(`xx${await rm.exportState()}`).subarray(2);
+  assert.equal((await rm.importState(state)).ok, true);
+  await rm.close();
+});

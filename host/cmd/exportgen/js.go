@@ -29,6 +29,9 @@ func jsMethods(exports []*engine.Export) string {
 	var b strings.Builder
 	for _, x := range exports {
 		j := x.JS
+		if j.Hand {
+			continue
+		}
 		params := append([]string(nil), j.Args...)
 		fields := append([]string(nil), j.Args...)
 		if len(j.Options) > 0 {

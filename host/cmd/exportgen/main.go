@@ -86,25 +86,34 @@ func Generate(root string, exports []*engine.Export) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
+	md, err := splice(root, "docs/exports.md", map[string]string{"table": docsTable(exports, ts)})
+	if err != nil {
+		return nil, err
+	}
 	return []File{
 		{"plugin/exports_gen.go", pluginGlue(exports)},
 		{"web/recmem.js", js},
 		{"web/recmem.d.ts", dts},
-		{"docs/exports.md", docsTable(exports, ts)},
+		{"docs/exports.md", md},
 	}, nil
 }
 
 // splice replaces each named region of the file at path, the lines between
-// "// BEGIN GENERATED name" and "// END GENERATED name" (markers kept), with
-// the given text.
+// "// BEGIN GENERATED name" and "// END GENERATED name" (in Markdown
+// "<!-- BEGIN GENERATED name -->" and "<!-- END GENERATED name -->"), markers
+// kept, with the given text.
 func splice(root, path string, regions map[string]string) ([]byte, error) {
 	b, err := os.ReadFile(filepath.Join(root, path))
 	if err != nil {
 		return nil, err
 	}
 	s := string(b)
+	open, close := "// ", ""
+	if strings.HasSuffix(path, ".md") {
+		open, close = "<!-- ", " -->"
+	}
 	for name, text := range regions {
-		begin, end := "// BEGIN GENERATED "+name+"\n", "// END GENERATED "+name
+		begin, end := open+"BEGIN GENERATED "+name+close+"\n", open+"END GENERATED "+name+close
 		i := strings.Index(s, begin)
 		j := strings.Index(s, end)
 		if i < 0 || j < i {

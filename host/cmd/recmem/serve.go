@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"os"
@@ -17,6 +19,7 @@ import (
 	"time"
 
 	"github.com/recmem/recmem/host"
+	"github.com/recmem/recmem/pkg/seal"
 )
 
 func init() {
@@ -38,6 +41,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	wasm := fs.String("wasm", "", "the module's `FILE` (default: $RECMEM_WASM, else out/plugin.wasm found like web/)")
 	catalog := fs.String("catalog", "", "catalog `FILE` loaded into every instance of the stateless API (/v1/), for rank")
 	instances := fs.Int("instances", 0, "instances the stateless API runs at once (default: the cores)")
+	sealKeyFile := fs.String("seal-key-file", "", "seal the stateless API's states with the key in `FILE` (at least 32 bytes; trailing whitespace is ignored): a state is then accepted only with the seal this server gave it (docs/http.md)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -45,9 +49,17 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "recmem serve: unexpected argument", fs.Arg(0))
 		return 2
 	}
+	var key []byte
+	if *sealKeyFile != "" {
+		var err error
+		if key, err = readSealKey(*sealKeyFile); err != nil {
+			fmt.Fprintln(stderr, "recmem serve: --seal-key-file:", err)
+			return 2
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serveWith(ctx, serveConfig{addr: *addr, web: *web, wasm: *wasm, catalog: *catalog, instances: *instances}, stdout); err != nil {
+	if err := serveWith(ctx, serveConfig{addr: *addr, web: *web, wasm: *wasm, catalog: *catalog, instances: *instances, sealKey: key, errorLog: stderr}, stdout); err != nil {
 		fmt.Fprintln(stderr, "recmem serve:", err)
 		return 1
 	}
@@ -59,6 +71,22 @@ type serveConfig struct {
 	addr, web, wasm string
 	catalog         string // optional catalog for the stateless API
 	instances       int    // the API's pool size (0: the cores)
+	sealKey         []byte // seals the API's states (nil: tags are plain checksums)
+	errorLog        io.Writer
+}
+
+// readSealKey reads a seal key file: its bytes without trailing whitespace,
+// at least seal.MinKeyLen of them.
+func readSealKey(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	key := bytes.TrimRight(b, " \t\r\n")
+	if err := seal.CheckKey(key); err != nil {
+		return nil, fmt.Errorf("%s: %w (make one with: head -c 32 /dev/urandom | base64 > %s)", path, err, path)
+	}
+	return key, nil
 }
 
 // serve listens on addr and serves the page until ctx is done, then shuts down
@@ -93,13 +121,17 @@ func serveWith(ctx context.Context, cfg serveConfig, stdout io.Writer) error {
 			return err
 		}
 	}
-	client, err := host.NewClient(ctx, host.ClientOptions{Options: host.Options{WasmPath: wasmPath}, Instances: cfg.instances, Catalog: cat})
+	client, err := host.NewClient(ctx, host.ClientOptions{Options: host.Options{WasmPath: wasmPath}, Instances: cfg.instances, Catalog: cat, SealKey: cfg.sealKey})
 	if err != nil {
 		return err
 	}
 	defer client.Close(context.Background())
 	mux := http.NewServeMux()
-	mux.Handle("/v1/", host.NewEdgeHandler(client, host.EdgeOptions{}))
+	var errLog *log.Logger
+	if cfg.errorLog != nil {
+		errLog = log.New(cfg.errorLog, "", log.LstdFlags)
+	}
+	mux.Handle("/v1/", host.NewEdgeHandler(client, host.EdgeOptions{ErrorLog: errLog}))
 	mux.Handle("/", newSiteHandler(webDir, wasmPath))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/recmem/recmem/host"
 )
 
 // siteFixture lays out a tiny web/ directory and a fake module.
@@ -182,5 +186,67 @@ func TestFindWebFromWorkingDirectory(t *testing.T) {
 	}
 	if got != webDir {
 		t.Errorf("findWeb() = %q, want %q", got, webDir)
+	}
+}
+
+func TestReadSealKey(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o600)
+		return p
+	}
+	good := write("good", strings.Repeat("k", 32)+"\n")
+	if key, err := readSealKey(good); err != nil || string(key) != strings.Repeat("k", 32) {
+		t.Errorf("a 32-byte key with a newline: %q %v", key, err)
+	}
+	if _, err := readSealKey(write("short", "abc\n")); err == nil || !strings.Contains(err.Error(), "the key is 3 bytes, fewer than 32") {
+		t.Errorf("a short key: %v", err)
+	}
+	if _, err := readSealKey(filepath.Join(dir, "missing")); err == nil {
+		t.Error("a missing file: no error")
+	}
+	var stderr strings.Builder
+	if code := runServe([]string{"--seal-key-file", filepath.Join(dir, "short")}, io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), "--seal-key-file") {
+		t.Errorf("a short key file: exit %d, %q", code, stderr.String())
+	}
+}
+
+// TestServeSealsStates: recmem serve --seal-key-file tags the states of
+// /v1 with their seal and refuses a state tagged with a plain checksum.
+func TestServeSealsStates(t *testing.T) {
+	webDir, _ := siteFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out syncBuffer
+	go serveWith(ctx, serveConfig{addr: "127.0.0.1:0", web: webDir, wasm: testModule(t), sealKey: []byte(strings.Repeat("s", 32))}, &out)
+	re := regexp.MustCompile(`http://127\.0\.0\.1:\d+/`)
+	var url string
+	for deadline := time.Now().Add(20 * time.Second); url == "" && time.Now().Before(deadline); {
+		url = re.FindString(out.String())
+		time.Sleep(10 * time.Millisecond)
+	}
+	if url == "" {
+		t.Fatalf("no URL printed: %q", out.String())
+	}
+	resp, err := http.Post(url+"v1/record", "application/json", strings.NewReader(`{"input":{"signals":[{"user":"u","item":"a","action":"like","time":1}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r host.EdgeResponse
+	json.NewDecoder(resp.Body).Decode(&r)
+	resp.Body.Close()
+	if !strings.HasPrefix(r.Tag, "hmac-sha256:") {
+		t.Fatalf("tag %q", r.Tag)
+	}
+	doc, _ := host.UnpackState(r.State, 1<<20)
+	body, _ := json.Marshal(host.EdgeRequest{State: r.State, Tag: host.StateTag(doc)})
+	resp, err = http.Post(url+"v1/get_memory", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 422 {
+		t.Fatalf("a state with a plain checksum tag: %d", resp.StatusCode)
 	}
 }

@@ -1,0 +1,108 @@
+package host_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/recmem/recmem/host"
+	"github.com/recmem/recmem/pkg/conformance"
+)
+
+var (
+	fuzzEdgeOnce sync.Once
+	fuzzEdge     http.Handler
+)
+
+// edgeForFuzz is one handler on one instance with the tiny catalog, shared by
+// every fuzz input (as a server is shared by every client).
+func edgeForFuzz(f *testing.F) http.Handler {
+	fuzzEdgeOnce.Do(func() {
+		ctx := context.Background()
+		cat, err := os.ReadFile("../testdata/catalog/tiny.json")
+		if err != nil {
+			f.Fatal(err)
+		}
+		c, err := host.NewClient(ctx, host.ClientOptions{Options: host.Options{WasmPath: testWasm}, Instances: 1, Catalog: cat})
+		if err != nil {
+			f.Fatal(err)
+		}
+		fuzzEdge = host.NewEdgeHandler(c, host.EdgeOptions{MaxBody: 1 << 20})
+	})
+	return fuzzEdge
+}
+
+// FuzzEdgeHandler sends arbitrary paths and bodies to the stateless API. The
+// handler must never panic; every answer is JSON with a documented status
+// (docs/http.md); a 500 never shows a wasm trace; and a 200's state is one
+// the server accepts again (the integrator got a 200 with a state that the
+// next request refused).
+func FuzzEdgeHandler(f *testing.F) {
+	h := edgeForFuzz(f)
+	cases, err := conformance.LoadAll("../testdata/conformance", "../testdata/hostile")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range cases {
+		body, _ := json.Marshal(map[string]any{"input": json.RawMessage(conformance.Compact(orEmpty(c.Input)))})
+		f.Add(c.Export, body)
+	}
+	for _, s := range []struct{ path, body string }{
+		{"record", `{"input":{"signals":[{"user":"u","item":"a","action":"like","time":1700000000000}]}}`},
+		{"load_catalog", `{"input":{"format":"recmem.catalog"}}`},
+		{"import_state", `{"input":{}}`},
+		{"get_memory", `{"state":"H4sIAAAAAAAA/w==","tag":"sha256:00"}`},
+		{"get_memory", `{"state":"%%%","tag":"x"}`},
+		{"get_memory", `{"tag":"sha256:00"}`},
+		{"../etc/passwd", `{}`},
+		{"record/extra", `{}`},
+		{"rank", `{"input":{"candidates":["a","b","zz"]},"extra":1}`},
+		{"exports", ``},
+	} {
+		f.Add(s.path, []byte(s.body))
+	}
+	allowed := []int{200, 400, 403, 404, 405, 413, 422, 500, 504}
+	f.Fuzz(func(t *testing.T, export string, body []byte) {
+		req := httptest.NewRequest(http.MethodPost, "/v1/", bytes.NewReader(body))
+		req.URL.Path = "/v1/" + export // any path, as the server's mux would pass it on
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if !slices.Contains(allowed, rec.Code) {
+			t.Fatalf("/v1/%s: status %d is not documented: %s", export, rec.Code, rec.Body)
+		}
+		if rec.Code != 200 {
+			var e host.EdgeError
+			if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Error.Status != rec.Code || e.Error.Message == "" {
+				t.Fatalf("/v1/%s: %d with a body that is not an error: %s", export, rec.Code, rec.Body)
+			}
+			if rec.Code == 500 && strings.Contains(e.Error.Message, "wasm") {
+				t.Fatalf("/v1/%s: a 500 shows the module's internals: %s", export, e.Error.Message)
+			}
+			return
+		}
+		var r host.EdgeResponse
+		if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil || !json.Valid(r.Result) {
+			t.Fatalf("/v1/%s: a 200 that is not a response: %s", export, rec.Body)
+		}
+		again, _ := json.Marshal(host.EdgeRequest{State: r.State, Tag: r.Tag})
+		rec2 := httptest.NewRecorder()
+		h.ServeHTTP(rec2, httptest.NewRequest(http.MethodPost, "/v1/get_memory", bytes.NewReader(again)))
+		if rec2.Code != 200 {
+			t.Fatalf("/v1/%s answered 200 with a state the server then refuses: %d %s", export, rec2.Code, rec2.Body)
+		}
+	})
+}
+
+func orEmpty(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 {
+		return json.RawMessage(`{}`)
+	}
+	return b
+}
