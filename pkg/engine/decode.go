@@ -8,6 +8,8 @@ import (
 	"io"
 	"reflect"
 	"strings"
+
+	"github.com/recmem/recmem/pkg/memory"
 )
 
 // decodeStrict decodes one JSON value from input into v, refusing unknown fields
@@ -60,7 +62,10 @@ func jsonKind(t reflect.Type) string {
 func describeJSONError(err error, data []byte) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var field *memory.FieldError
 	switch {
+	case errors.As(err, &field):
+		return fmt.Errorf("input.%s: %w", field.Field, field.Err)
 	case errors.As(err, &syn):
 		return fmt.Errorf("input: malformed JSON at byte %d: %s", syn.Offset, syn.Error())
 	case errors.As(err, &typ):

@@ -41,17 +41,6 @@ const (
 // (llm.go): the LLM-free defaults, or the LLM steps the host configured. The
 // outcomes of LLM steps, if any ran, are reported under "llm".
 
-type signalInput struct {
-	User   string                     `json:"user"`
-	Item   string                     `json:"item"`
-	Action string                     `json:"action"`
-	Rating int                        `json:"rating"`
-	Meta   map[string]json.RawMessage `json:"meta"`
-	Time   *int64                     `json:"time"`
-	// ClientID makes a retry harmless (memory.Signal.ClientID).
-	ClientID string `json:"client_id"`
-}
-
 // RecordInput is the input of record: signals, and the scheduler that
 // maintains after them ("none", "fixed" (the default) or "planner").
 type RecordInput struct {
@@ -92,52 +81,15 @@ func recordExport(e *Engine, input []byte) (RecordOutput, error) {
 	signals := make([]memory.Signal, len(in.Signals))
 	for i, raw := range in.Signals {
 		path := fmt.Sprintf("input.signals[%d]", i)
-		var s signalInput
-		if err := decodeElem(raw, path, &s); err != nil {
+		if err := decodeElem(raw, path, &signals[i]); err != nil {
 			return RecordOutput{}, err
 		}
-		if s.Time == nil {
-			return RecordOutput{}, fmt.Errorf("%s.time: required", path)
-		}
-		meta, err := decodeMeta(s.Meta, path+".meta")
-		if err != nil {
-			return RecordOutput{}, err
-		}
-		signals[i] = memory.Signal{User: s.User, Item: s.Item, Action: s.Action, Rating: s.Rating, Meta: meta, Time: *s.Time, ClientID: s.ClientID}
 	}
 	res, err := e.doc.Memory.Record(signals, p, e.policy(&log))
 	if err != nil {
 		return RecordOutput{}, inputError(err)
 	}
 	return RecordOutput{res, e.doc.Memory.Summary(), log.Outcomes}, nil
-}
-
-// decodeMeta turns item metadata, each field a string or an array of
-// strings, into the memory's form.
-func decodeMeta(in map[string]json.RawMessage, path string) (map[string][]string, error) {
-	if in == nil {
-		return nil, nil
-	}
-	fields := make([]string, 0, len(in))
-	for f := range in {
-		fields = append(fields, f)
-	}
-	slices.Sort(fields)
-	out := make(map[string][]string, len(in))
-	for _, f := range fields {
-		raw := in[f]
-		var one string
-		var many []string
-		switch {
-		case json.Unmarshal(raw, &one) == nil && string(raw) != "null":
-			out[f] = []string{one}
-		case json.Unmarshal(raw, &many) == nil && string(raw) != "null":
-			out[f] = many
-		default:
-			return nil, fmt.Errorf("%s.%s: must be a string or an array of strings", path, f)
-		}
-	}
-	return out, nil
 }
 
 // MaintainInput is the input of maintain and plan: the time (default the
