@@ -161,7 +161,7 @@ func init() {
 				return nil, fmt.Errorf("input.candidates[%d]: duplicate item %q", i, c.ID)
 			}
 			seen[c.ID] = true
-			req.Candidates = append(req.Candidates, rank.Candidate{ID: c.ID, Text: rank.MetaText(c.Meta)})
+			req.Candidates = append(req.Candidates, rank.Candidate{ID: c.ID, Text: rank.MetaText(c.Meta), Meta: c.Meta})
 		}
 		u := rank.FromMemory(e.doc.Memory)
 		var scorer rank.Scorer = e.rec.ranker

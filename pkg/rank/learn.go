@@ -30,7 +30,7 @@ func Learn(cases [][][]float64, cfg LearnConfig) (weights, scales map[string]flo
 		cfg.L2 = 1e-4
 	}
 	nf := len(Features)
-	var sum, sq [16]float64
+	sum, sq := make([]float64, nf), make([]float64, nf)
 	n := 0.0
 	for _, c := range cases {
 		for _, v := range c {

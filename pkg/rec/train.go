@@ -66,7 +66,7 @@ func TrainCatalog(d *dataset.RecBole, cfg TrainConfig) (*Trained, error) {
 	groups := make([][][]float64, 0, len(vcases))
 	say("replaying %d validation users through the memory (retrospective)", len(vcases))
 	for _, c := range vcases {
-		m, err := Retrospective(d, c.User, c.History, cmp.Or(cfg.EventCap, DefaultEventCap))
+		m, err := Retrospective(d, c, cmp.Or(cfg.EventCap, DefaultEventCap))
 		if err != nil {
 			return nil, fmt.Errorf("rec: validation user %s: %w", c.User, err)
 		}

@@ -35,12 +35,14 @@ func init() {
 type trainFlags struct {
 	epochs, seqEpochs int
 	seed              uint64
+	convertDir        string
 }
 
 func (t *trainFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&t.epochs, "epochs", 92, "BPR-MF epochs (dim 64, lr 0.2, reg 0.03; DESIGN §6)")
 	fs.IntVar(&t.seqEpochs, "seq-epochs", 20, "epochs of the factorised transition model (dim 32, window 3)")
 	fs.Uint64Var(&t.seed, "seed", 1, "PCG seed of every training run")
+	fs.StringVar(&t.convertDir, "convert-dir", "", "where a MovieLens directory given as --data is converted to RecBole files, once (default: the user cache directory's recmem/data)")
 }
 
 func (t *trainFlags) config(progress func(string)) rec.TrainConfig {
@@ -64,7 +66,7 @@ func runTrainCatalog(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	start := time.Now()
-	d, err := dataset.LoadRecBole(*data, *name)
+	d, err := loadData(*data, *name, tf.convertDir, progressTo(stderr, start))
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem train catalog:", err)
 		return 1
@@ -163,7 +165,7 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 	defer llmSet.close()
 	start := time.Now()
 	say := progressTo(stderr, start)
-	d, err := dataset.LoadRecBole(*data, *name)
+	d, err := loadData(*data, *name, tf.convertDir, say)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem eval rec:", err)
 		return 1
@@ -342,11 +344,22 @@ func (u userRun) all(ctx context.Context, cases []rec.Case, cat []byte, native b
 }
 
 type recSignal struct {
-	User   string            `json:"user"`
-	Item   string            `json:"item"`
-	Action string            `json:"action"`
-	Meta   map[string]string `json:"meta,omitempty"`
-	Time   int64             `json:"time"`
+	User   string              `json:"user"`
+	Item   string              `json:"item"`
+	Action string              `json:"action"`
+	Rating int                 `json:"rating,omitempty"`
+	Meta   map[string][]string `json:"meta,omitempty"`
+	Time   int64               `json:"time"`
+}
+
+// recSignals is rec.Signals in the record export's JSON form.
+func recSignals(d *dataset.RecBole, k rec.Case) []recSignal {
+	sig := rec.Signals(d, k)
+	out := make([]recSignal, len(sig))
+	for i, g := range sig {
+		out[i] = recSignal{User: g.User, Item: g.Item, Action: g.Action, Rating: g.Rating, Meta: g.Meta, Time: g.Time}
+	}
+	return out
 }
 
 // journalEntry is the part of a memory journal entry the ops count reads.
@@ -362,6 +375,10 @@ type opsOut struct {
 	Maintenance struct {
 		Ops []journalEntry `json:"ops"`
 	} `json:"maintenance"`
+	Summary struct {
+		ProfileVersion int `json:"profile_version"`
+		Mutations      int `json:"mutations_since_synthesis"`
+	} `json:"summary"`
 }
 
 // count adds the lifecycle operations to into: one per journal entry, except
@@ -385,22 +402,19 @@ func (u userRun) one(c caller, k rec.Case) (int, map[string]int, error) {
 	if _, err := c.Call("reset", reset); err != nil {
 		return 0, nil, err
 	}
-	sigs := make([]recSignal, len(k.History))
-	for t, it := range k.History {
-		item := u.d.Items[it]
-		sigs[t] = recSignal{User: k.User, Item: item.ID, Action: "purchase", Meta: item.Meta, Time: rec.Epoch + int64(t)*86400}
-	}
+	sigs := recSignals(u.d, k)
+	var last opsOut
 	call := func(export string, in any) error {
 		b, _ := json.Marshal(in)
 		out, err := c.Call(export, b)
 		if err != nil {
 			return err
 		}
-		var o opsOut
-		if err := json.Unmarshal(out, &o); err != nil {
+		last = opsOut{}
+		if err := json.Unmarshal(out, &last); err != nil {
 			return fmt.Errorf("%s output: %w", export, err)
 		}
-		o.count(ops)
+		last.count(ops)
 		return nil
 	}
 	if u.mode == "retrospective" {
@@ -409,6 +423,13 @@ func (u userRun) one(c caller, k rec.Case) (int, map[string]int, error) {
 		}
 		if err := call("maintain", map[string]any{"scheduler": u.sched, "force": true}); err != nil {
 			return 0, nil, err
+		}
+		// The paper always synthesizes a profile in retrospective mode.
+		if s := last.Summary; s.ProfileVersion == 0 || s.Mutations > 0 {
+			in := map[string]any{"trigger": "planner", "ops": []map[string]string{{"op": "synthesize", "reason": rec.SynthesizeReason}}}
+			if err := call("apply_ops", in); err != nil {
+				return 0, nil, err
+			}
 		}
 	} else {
 		for _, s := range sigs {
