@@ -34,7 +34,9 @@ type Sequence struct {
 }
 
 // Negative reports whether history entry k is a negative rating (1 or 2).
-func (s Sequence) Negative(k int) bool { return s.Ratings != nil && s.Ratings[k] > 0 && s.Ratings[k] <= 2 }
+func (s Sequence) Negative(k int) bool {
+	return s.Ratings != nil && s.Ratings[k] > 0 && s.Ratings[k] <= 2
+}
 
 // RecBole is a sequential-recommendation data set in RecBole atomic format:
 // NAME.item, NAME.test.inter, NAME.valid.inter and NAME.random (user id then

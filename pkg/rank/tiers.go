@@ -22,7 +22,7 @@ var FeatureTier = map[string]string{
 	"history_text": TierEvent, "novelty": TierEvent, "transition_log": TierEvent,
 	"cooccurrence_log": TierEvent, "sequential": TierEvent, "history_dense": TierEvent,
 	"disliked_text": TierEvent,
-	"memory_text": TierPreference, "memory_dense": TierPreference, "preference": TierPreference,
+	"memory_text":   TierPreference, "memory_dense": TierPreference, "preference": TierPreference,
 	"profile_text": TierProfile, "profile_dense": TierProfile,
 }
 
