@@ -132,3 +132,23 @@ func splitSentences(s string) []string {
 	}
 	return out
 }
+
+// ScoreWith is the ranker's score of a feature vector under the given
+// learned weights and scales (a feature without a learned weight takes its
+// DefaultWeights entry, a missing scale is 1), as Ranker.Score does with the
+// catalog's. O(features).
+func ScoreWith(weights, scales map[string]float64, v []float64) float64 {
+	s := 0.0
+	for f, name := range Features {
+		w, ok := weights[name]
+		if !ok {
+			w = DefaultWeights[name]
+		}
+		sc, ok := scales[name]
+		if !ok || sc == 0 {
+			sc = 1
+		}
+		s += float64(float64(w*sc) * v[f])
+	}
+	return s
+}
