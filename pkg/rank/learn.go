@@ -2,6 +2,13 @@ package rank
 
 import "math"
 
+// Against names the features that read negative feedback (what the user
+// disliked or rated low). In logs a dislike of a drama often goes with more
+// dramas watched, so a free weight may come out positive; a product must not
+// recommend more of what the user turned down because they turned it down.
+// Learn keeps these weights at or below 0.
+var Against = map[string]bool{"disliked_text": true}
+
 // LearnConfig sets the pairwise logistic regression of Learn. Zero fields mean
 // the defaults.
 type LearnConfig struct {
@@ -17,8 +24,10 @@ type LearnConfig struct {
 // their standard deviation over all candidates. It returns the weights and
 // the scales (1/std). Features that never vary are left out, so the ranker
 // uses DefaultWeights for them; text features left out get their default weight
-// and history_text's scale, which has the same BM25 units. Deterministic; O(iterations · pairs ·
-// features).
+// and history_text's scale, which has the same BM25 units. The weights of the
+// features in Against are held at or below 0 (projected gradient): what a
+// user turned down may lower an item, never raise it. Deterministic;
+// O(iterations · pairs · features).
 func Learn(cases [][][]float64, cfg LearnConfig) (weights, scales map[string]float64) {
 	if cfg.Iterations == 0 {
 		cfg.Iterations = 400
@@ -76,9 +85,12 @@ func Learn(cases [][][]float64, cfg LearnConfig) (weights, scales map[string]flo
 				grad[f] += g * d[f]
 			}
 		}
-		for f := range nf {
+		for f, name := range Features {
 			if active[f] {
 				w[f] -= cfg.LR * (grad[f]/float64(max(1, len(diffs))) + cfg.L2*w[f])
+				if Against[name] && w[f] > 0 {
+					w[f] = 0
+				}
 			}
 		}
 	}

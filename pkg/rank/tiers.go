@@ -106,7 +106,7 @@ func profileClauses(text string) []profileClause {
 			case section == "rising" && w > 0:
 				w = 0.5
 			}
-			if strings.TrimSpace(cl) != "" {
+			if cl = strings.TrimSpace(cl); cl != "" {
 				out = append(out, profileClause{cl, w})
 			}
 		}

@@ -146,8 +146,8 @@ export async function deleteChunk(app, chunk) {
 // the demo catalog: each item's metadata and popularity, no collaborative
 // factors. The weights are the page's choice for this demo (the catalog
 // trained by `recmem train catalog` carries learned ones): popularity,
-// similarity to recent games and to the preference memory, and the
-// instruction.
+// similarity to recent games, to the preference memory and to the profile,
+// and the instruction.
 export function rankerCatalog(items) {
   const names = ['title', 'platform', 'kind', 'series'];
   return {
@@ -161,6 +161,11 @@ export function rankerCatalog(items) {
       popularity: { weight: 1, scale: 1 / 6.6 },
       history_text: { weight: 1, scale: 1 / 80 },
       memory_text: { weight: 1.5, scale: 1 / 50 },
+      // the profile's clauses (the chunks' text used to stand in for it) and
+      // the chunks that name the item's platform, series or kind (sums of
+      // signed strengths, about [-2, 2])
+      profile_text: { weight: 1.5, scale: 1 / 50 },
+      preference: { weight: 1, scale: 1 / 2 },
       instruction: { weight: 3, scale: 1 / 8 },
       novelty: { weight: 0.5, scale: 1 },
     },
