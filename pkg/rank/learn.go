@@ -2,12 +2,18 @@ package rank
 
 import "math"
 
-// Against names the features that read negative feedback (what the user
-// disliked or rated low). In logs a dislike of a drama often goes with more
-// dramas watched, so a free weight may come out positive; a product must not
-// recommend more of what the user turned down because they turned it down.
-// Learn keeps these weights at or below 0.
-var Against = map[string]bool{"disliked_text": true}
+// Sign fixes the sign of some features' weights, so that the memory moves
+// the ranking the way it says: a liking the memory holds (its chunks, its
+// profile) never counts against an item (weight at or above 0), and what the
+// user turned down (disliked_text) never counts for one (at or below 0).
+// Left free, logs pull the other way: a dislike of a drama often goes with
+// more dramas watched, and the chunks and the profile that repeats them are
+// collinear, so one of the two may take a negative weight. Learn projects
+// these weights onto their sign after every step.
+var Sign = map[string]float64{
+	"disliked_text": -1,
+	"memory_text":   1, "memory_dense": 1, "preference": 1, "profile_text": 1, "profile_dense": 1,
+}
 
 // LearnConfig sets the pairwise logistic regression of Learn. Zero fields mean
 // the defaults.
@@ -25,8 +31,7 @@ type LearnConfig struct {
 // the scales (1/std). Features that never vary are left out, so the ranker
 // uses DefaultWeights for them; text features left out get their default weight
 // and history_text's scale, which has the same BM25 units. The weights of the
-// features in Against are held at or below 0 (projected gradient): what a
-// user turned down may lower an item, never raise it. Deterministic;
+// features in Sign keep their sign (projected gradient). Deterministic;
 // O(iterations · pairs · features).
 func Learn(cases [][][]float64, cfg LearnConfig) (weights, scales map[string]float64) {
 	if cfg.Iterations == 0 {
@@ -88,7 +93,7 @@ func Learn(cases [][][]float64, cfg LearnConfig) (weights, scales map[string]flo
 		for f, name := range Features {
 			if active[f] {
 				w[f] -= cfg.LR * (grad[f]/float64(max(1, len(diffs))) + cfg.L2*w[f])
-				if Against[name] && w[f] > 0 {
+				if Sign[name]*w[f] < 0 {
 					w[f] = 0
 				}
 			}

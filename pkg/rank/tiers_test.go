@@ -71,7 +71,7 @@ func TestMaskAndScoreWith(t *testing.T) {
 	}
 }
 
-func TestLearnHoldsAgainstAtOrBelowZero(t *testing.T) {
+func TestLearnKeepsSigns(t *testing.T) {
 	// disliked_text is higher on every target than on its negative: left
 	// free, its weight would be positive.
 	idx := map[string]int{}
@@ -90,5 +90,13 @@ func TestLearnHoldsAgainstAtOrBelowZero(t *testing.T) {
 	w, _ := Learn(cases, LearnConfig{})
 	if w["disliked_text"] > 0 {
 		t.Errorf("disliked_text weight %v > 0", w["disliked_text"])
+	}
+	// The same data on the preference match: free, its weight would be
+	// negative.
+	for _, c := range cases {
+		c[0][idx["preference"]], c[1][idx["preference"]] = 0, 1
+	}
+	if w, _ := Learn(cases, LearnConfig{}); w["preference"] < 0 {
+		t.Errorf("preference weight %v < 0", w["preference"])
 	}
 }
