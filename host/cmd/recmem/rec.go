@@ -154,6 +154,7 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 	wasm := fs.String("wasm", "", "path of plugin.wasm (default: found automatically)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	catFile := fs.String("catalog", "", "use this catalog (from train catalog) instead of training one")
+	saveCat := fs.String("save-catalog", "", "write the catalog this run trained to `FILE` (for a later run with --catalog)")
 	eventCap := fs.Int("event-cap", rec.DefaultEventCap, "event memory capacity L_max given to reset (50 holds every Games-6k history)")
 	workers := fs.Int("workers", 1, "plugin instances run in parallel")
 	peers := fs.String("peers", "", "directory of NAME.MODEL.scores files from scripts/peers/recbole, read into the baselines")
@@ -212,6 +213,12 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		catBytes, base, trained = tr.Catalog, tr.Baselines, tr
+		if *saveCat != "" {
+			if err := writeFileAtomic(*saveCat, catBytes); err != nil {
+				fmt.Fprintln(stderr, "recmem eval rec:", err)
+				return 1
+			}
+		}
 	}
 	cases, skipped := rec.Cases(d.Test, d.Random, *users)
 	rep := evalReport{Dataset: d.Name, Users: len(cases), Mode: *mode, Scheduler: *sched, Skipped: skipped,
