@@ -104,6 +104,9 @@ func TestDataMovieLensAndEvalRec(t *testing.T) {
 	if rep.Split.DevUsers+rep.Split.HeldOutUsers != len(cases) || len(rep.Factorial) != 8 {
 		t.Errorf("split %+v, %d tier combinations", rep.Split, len(rep.Factorial))
 	}
+	if rep.WithProfile != len(cases) {
+		t.Errorf("%d of %d users ranked with a profile in retrospective mode", rep.WithProfile, len(cases))
+	}
 	if rep.Ops["demote"] == 0 && rep.Ops["extract"] == 0 {
 		t.Errorf("ops %v", rep.Ops)
 	}

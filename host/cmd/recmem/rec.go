@@ -140,6 +140,8 @@ type evalReport struct {
 	ValidFit  *rec.Scores        `json:"validation_fit,omitempty"`
 	Weights   map[string]float64 `json:"weights,omitempty"`
 	Factorial []rec.TierResult   `json:"factorial,omitempty"`
+	// WithProfile counts the users ranked with a profile.
+	WithProfile int `json:"users_with_profile"`
 }
 
 func runEvalRec(args []string, stdout, stderr io.Writer) int {
@@ -296,6 +298,8 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 	}
 	s := acc.Scores()
 	rep.HR1, rep.HR5, rep.NDCG5, rep.NDCG10 = s.HR1, s.HR5, s.NDCG5, s.NDCG10
+	rep.WithProfile = ops[withProfile]
+	delete(ops, withProfile)
 	rep.Ops = ops
 	total := 0
 	for _, n := range ops {
@@ -370,7 +374,8 @@ func printReport(w io.Writer, r evalReport) {
 			fmt.Fprintf(w, "%-28s %7.4f %8.4f %10.4f %10.4f\n", t.Name(), t.Test.HR1, t.Test.NDCG10, t.Split.HeldOut.HR1, t.Valid.HR1)
 		}
 	}
-	fmt.Fprintf(w, "\nLLM calls per user %.1f, tokens per user %.0f\n", r.LLMCalls, r.LLMTokens)
+	fmt.Fprintf(w, "\n%d of %d users ranked with a profile\n", r.WithProfile, r.Users)
+	fmt.Fprintf(w, "LLM calls per user %.1f, tokens per user %.0f\n", r.LLMCalls, r.LLMTokens)
 	for _, step := range slices.Sorted(maps.Keys(r.LLM)) {
 		x := r.LLM[step]
 		fmt.Fprintf(w, "  %-10s %.2f calls, %.0f input + %.0f output tokens per user\n", step, x.Calls, x.InputTokens, x.OutputTokens)
@@ -521,6 +526,10 @@ func (o opsOut) count(into map[string]int) {
 	}
 }
 
+// withProfile counts, among a user's ops, whether the user was ranked with a
+// profile; runEvalRec takes it out of the ops into users_with_profile.
+const withProfile = "\x00profile"
+
 // one replays one user's history and returns the target's rank.
 func (u userRun) one(c caller, k rec.Case) (int, map[string]int, error) {
 	ops := map[string]int{}
@@ -531,9 +540,12 @@ func (u userRun) one(c caller, k rec.Case) (int, map[string]int, error) {
 	for j, it := range k.Candidates {
 		cands[j] = u.d.Items[it].ID
 	}
-	score, err := rankScores(c, cands)
+	score, profile, err := rankWith(c, cands)
 	if err != nil {
 		return 0, nil, err
+	}
+	if profile {
+		ops[withProfile]++
 	}
 	scores := make([]float64, len(cands))
 	for j, id := range cands {
@@ -596,23 +608,32 @@ func (u userRun) stream(c caller, sigs []recSignal, ops map[string]int) error {
 
 // rankScores ranks ids with the current memory and returns their scores.
 func rankScores(c caller, ids []string) (map[string]float64, error) {
+	score, _, err := rankWith(c, ids)
+	return score, err
+}
+
+// rankWith is rankScores, also saying whether the ranker read a profile.
+func rankWith(c caller, ids []string) (map[string]float64, bool, error) {
 	in, _ := json.Marshal(map[string]any{"candidates": ids})
 	out, err := c.Call("rank", in)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	var res struct {
+		Context struct {
+			Profile bool `json:"profile"`
+		} `json:"context"`
 		Ranking []struct {
 			ID    string  `json:"id"`
 			Score float64 `json:"score"`
 		} `json:"ranking"`
 	}
 	if err := json.Unmarshal(out, &res); err != nil {
-		return nil, fmt.Errorf("rank output: %w", err)
+		return nil, false, fmt.Errorf("rank output: %w", err)
 	}
 	score := make(map[string]float64, len(res.Ranking))
 	for _, r := range res.Ranking {
 		score[r.ID] = r.Score
 	}
-	return score, nil
+	return score, res.Context.Profile, nil
 }
