@@ -90,6 +90,7 @@ func TestDataMovieLensAndEvalRec(t *testing.T) {
 		Factorial      []rec.TierResult      `json:"factorial"`
 		Ops            map[string]int        `json:"ops"`
 		Weights        map[string]float64    `json:"weights"`
+		WithProfile    int                   `json:"users_with_profile"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("%v: %s", err, stdout.String())
