@@ -156,10 +156,14 @@ def build(model_name, work, name, args):
         conf.update({
             "load_col": {"inter": ["user_id", "item_id_list", "item_id"], "item": ["item_id"]},
             "alias_of_item_id": ["item_id_list"], "MAX_ITEM_LIST_LENGTH": args.max_len,
-            "train_neg_sample_args": None, "loss_type": "CE", "hidden_size": args.dim,
+            "hidden_size": args.dim,
             "inner_size": args.dim * 4, "n_layers": 2, "n_heads": 2,
             "hidden_dropout_prob": 0.2, "attn_dropout_prob": 0.2,
         })
+        if args.sasrec_loss == "CE":
+            conf.update({"loss_type": "CE", "train_neg_sample_args": None})
+        else:
+            conf.update({"loss_type": "BPR", "train_neg_sample_args": {"distribution": "uniform", "sample_num": 1}})
     else:
         conf.update({
             "load_col": {"inter": ["user_id", "item_id", "timestamp"], "item": ["item_id"]},
@@ -288,6 +292,9 @@ def main():
     p.add_argument("--batch", type=int, default=2048)
     p.add_argument("--max-len", type=int, default=50, dest="max_len")
     p.add_argument("--seed", type=int, default=2020)
+    p.add_argument("--sasrec-loss", default="CE", choices=["CE", "BPR"], dest="sasrec_loss",
+                   help="SASRec's loss: CE over all items (RecBole's default) or BPR with one sampled "
+                        "negative, whose cost does not grow with the item count")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--work", default=None, help="scratch directory (default: the system temp)")
     args = p.parse_args()
