@@ -300,7 +300,13 @@ def main():
     args = p.parse_args()
     sys.argv = sys.argv[:1]  # RecBole reads the command line too; give it none
     torch.set_num_threads(args.threads)
+    args.data, args.out = os.path.abspath(args.data), os.path.abspath(args.out)
     os.makedirs(args.out, exist_ok=True)
+    # RecBole writes its logs (log/, log_tensorboard/) under the working
+    # directory: work in the scratch directory, never in the repository.
+    args.work = os.path.abspath(args.work or tempfile.mkdtemp(prefix="recmem-peers-"))
+    os.makedirs(args.work, exist_ok=True)
+    os.chdir(args.work)
     name = args.dataset
     valid_rows = read_inter(os.path.join(args.data, name + ".valid.inter"))
     test_rows = read_inter(os.path.join(args.data, name + ".test.inter"))
