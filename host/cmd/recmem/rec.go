@@ -337,9 +337,9 @@ func printReport(w io.Writer, r evalReport) {
 	fmt.Fprintf(w, "%s: %d users (%d skipped: target in their random list), 1 + 9 candidates, %s mode, %s scheduler, %s\n",
 		r.Dataset, r.Users, r.Skipped, r.Mode, r.Scheduler, r.Runtime)
 	fmt.Fprintf(w, "ties %s\n\n", r.Ties)
-	fmt.Fprintf(w, "%-10s %7s %7s %8s %8s\n", "ranker", "HR@1", "HR@5", "NDCG@5", "NDCG@10")
+	fmt.Fprintf(w, "%-12s %7s %7s %8s %8s\n", "ranker", "HR@1", "HR@5", "NDCG@5", "NDCG@10")
 	row := func(n string, s rec.Scores) {
-		fmt.Fprintf(w, "%-10s %7.4f %7.4f %8.4f %8.4f\n", n, s.HR1, s.HR5, s.NDCG5, s.NDCG10)
+		fmt.Fprintf(w, "%-12s %7.4f %7.4f %8.4f %8.4f\n", n, s.HR1, s.HR5, s.NDCG5, s.NDCG10)
 	}
 	names := []string{"random", "pop", "itemknn", "bpr"}
 	for _, n := range slices.Sorted(maps.Keys(r.Baselines)) {
