@@ -177,3 +177,16 @@ func (c *Catalog) finish() error {
 	}
 	return nil
 }
+
+// MetaMap returns item i's metadata as memory signals carry it: field name
+// to its value (a list value keeps its "|" separators), empty fields left
+// out. O(fields).
+func (c *Catalog) MetaMap(i int) map[string][]string {
+	m := make(map[string][]string, len(c.MetaNames))
+	for k, n := range c.MetaNames {
+		if v := c.Meta[i][k]; v != "" {
+			m[n] = []string{v}
+		}
+	}
+	return m
+}

@@ -2,13 +2,20 @@ package dataset
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
 // Item is one catalogue item: its RecBole token and its metadata, one entry
-// per non-id column of the .item file (for Games-6k just "title").
+// per non-id column of the .item file (for Games-6k just "title"). A
+// token_seq column is a list of tokens in RecBole ("Action Adventure"), except
+// the free-text ones (title, name, description, summary, review, text), whose
+// tokens are words: a list's value joins its tokens with "|"
+// ("Action|Adventure"), the list separator the memory reads (memory's item
+// features), and text keeps its spaces.
 type Item struct {
 	ID   string
 	Meta map[string]string
@@ -16,11 +23,19 @@ type Item struct {
 
 // Sequence is one line of a sequential .inter file: a user's history, oldest
 // first, and the held-out next item. Items are dense indices into
-// RecBole.Items.
+// RecBole.Items. Ratings and Times are aligned with History when the file
+// has rating_list and timestamp_list columns (MovieLens), else nil.
 type Sequence struct {
 	User    string
 	History []int
 	Target  int
+	Ratings []int
+	Times   []int64
+}
+
+// Negative reports whether history entry k is a negative rating (1 or 2).
+func (s Sequence) Negative(k int) bool {
+	return s.Ratings != nil && s.Ratings[k] > 0 && s.Ratings[k] <= 2
 }
 
 // RecBole is a sequential-recommendation data set in RecBole atomic format:
@@ -108,13 +123,20 @@ func (d *RecBole) addItems(t *Table) error {
 	for _, row := range t.Rows {
 		k := d.intern(row[id])
 		for i, c := range t.Columns {
-			if i != id && row[i] != "" {
-				d.Items[k].Meta[c.Name] = row[i]
+			v := row[i]
+			if c.Type == "token_seq" && !textColumns[c.Name] {
+				v = strings.Join(strings.Fields(v), "|")
+			}
+			if i != id && v != "" {
+				d.Items[k].Meta[c.Name] = v
 			}
 		}
 	}
 	return nil
 }
+
+// textColumns are the token_seq columns that hold words, not a list.
+var textColumns = map[string]bool{"title": true, "name": true, "description": true, "summary": true, "review": true, "text": true}
 
 func (d *RecBole) readInter(path string, optional bool) ([]Sequence, error) {
 	t, err := readFile(path, optional)
@@ -125,11 +147,36 @@ func (d *RecBole) readInter(path string, optional bool) ([]Sequence, error) {
 	if u < 0 || h < 0 || it < 0 {
 		return nil, fmt.Errorf("%s: %w: need user_id, item_id_list and item_id columns", path, ErrHeader)
 	}
+	rl, tl := t.Index("rating_list"), t.Index("timestamp_list")
 	seqs := make([]Sequence, 0, len(t.Rows))
-	for _, row := range t.Rows {
+	for n, row := range t.Rows {
 		s := Sequence{User: row[u], Target: d.intern(row[it])}
 		for _, tok := range strings.Fields(row[h]) {
 			s.History = append(s.History, d.intern(tok))
+		}
+		if rl >= 0 {
+			for k, tok := range strings.Fields(row[rl]) {
+				r, err := strconv.ParseFloat(tok, 64)
+				if err != nil || r != math.Trunc(r) || r < 1 || r > 5 {
+					return nil, fmt.Errorf("%s: row %d: rating_list[%d]: want a whole rating from 1 to 5, got %q", path, n+1, k, tok)
+				}
+				s.Ratings = append(s.Ratings, int(r))
+			}
+			if len(s.Ratings) != len(s.History) {
+				return nil, fmt.Errorf("%s: row %d: rating_list has %d entries, item_id_list %d", path, n+1, len(s.Ratings), len(s.History))
+			}
+		}
+		if tl >= 0 {
+			for k, tok := range strings.Fields(row[tl]) {
+				x, err := strconv.ParseFloat(tok, 64)
+				if err != nil || x < 0 || x > 1e15 {
+					return nil, fmt.Errorf("%s: row %d: timestamp_list[%d]: want a unix time, got %q", path, n+1, k, tok)
+				}
+				s.Times = append(s.Times, int64(x))
+			}
+			if len(s.Times) != len(s.History) {
+				return nil, fmt.Errorf("%s: row %d: timestamp_list has %d entries, item_id_list %d", path, n+1, len(s.Times), len(s.History))
+			}
 		}
 		seqs = append(seqs, s)
 	}

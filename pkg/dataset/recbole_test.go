@@ -38,7 +38,7 @@ func TestLoadRecBoleTiny(t *testing.T) {
 		t.Fatalf("%d items", len(d.Items))
 	}
 	a, _ := d.Lookup("a")
-	if d.Items[a].Meta["category"] != "Action Shooter" || d.Items[a].Meta["title"] != "Space Shooter Deluxe" {
+	if d.Items[a].Meta["category"] != "Action|Shooter" || d.Items[a].Meta["title"] != "Space Shooter Deluxe" {
 		t.Errorf("item a meta %v", d.Items[a].Meta)
 	}
 	if len(d.Test) != 5 || len(d.Valid) != 5 || len(d.Random) != 4 {

@@ -2,6 +2,19 @@ package rank
 
 import "math"
 
+// Sign fixes the sign of some features' weights, so that the memory moves
+// the ranking the way it says: a liking the memory holds (its chunks, its
+// profile) never counts against an item (weight at or above 0), and what the
+// user turned down (disliked_text) never counts for one (at or below 0).
+// Left free, logs pull the other way: a dislike of a drama often goes with
+// more dramas watched, and the chunks and the profile that repeats them are
+// collinear, so one of the two may take a negative weight. Learn projects
+// these weights onto their sign after every step.
+var Sign = map[string]float64{
+	"disliked_text": -1,
+	"memory_text":   1, "memory_dense": 1, "preference": 1, "profile_text": 1, "profile_dense": 1,
+}
+
 // LearnConfig sets the pairwise logistic regression of Learn. Zero fields mean
 // the defaults.
 type LearnConfig struct {
@@ -17,8 +30,9 @@ type LearnConfig struct {
 // their standard deviation over all candidates. It returns the weights and
 // the scales (1/std). Features that never vary are left out, so the ranker
 // uses DefaultWeights for them; text features left out get their default weight
-// and history_text's scale, which has the same BM25 units. Deterministic; O(iterations · pairs ·
-// features).
+// and history_text's scale, which has the same BM25 units. The weights of the
+// features in Sign keep their sign (projected gradient). Deterministic;
+// O(iterations · pairs · features).
 func Learn(cases [][][]float64, cfg LearnConfig) (weights, scales map[string]float64) {
 	if cfg.Iterations == 0 {
 		cfg.Iterations = 400
@@ -30,7 +44,7 @@ func Learn(cases [][][]float64, cfg LearnConfig) (weights, scales map[string]flo
 		cfg.L2 = 1e-4
 	}
 	nf := len(Features)
-	var sum, sq [16]float64
+	sum, sq := make([]float64, nf), make([]float64, nf)
 	n := 0.0
 	for _, c := range cases {
 		for _, v := range c {
@@ -76,9 +90,12 @@ func Learn(cases [][][]float64, cfg LearnConfig) (weights, scales map[string]flo
 				grad[f] += g * d[f]
 			}
 		}
-		for f := range nf {
+		for f, name := range Features {
 			if active[f] {
 				w[f] -= cfg.LR * (grad[f]/float64(max(1, len(diffs))) + cfg.L2*w[f])
+				if Sign[name]*w[f] < 0 {
+					w[f] = 0
+				}
 			}
 		}
 	}

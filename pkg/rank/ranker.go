@@ -25,6 +25,7 @@ import (
 	"github.com/recmem/recmem/pkg/cf"
 	"github.com/recmem/recmem/pkg/intent"
 	"github.com/recmem/recmem/pkg/lexical"
+	"github.com/recmem/recmem/pkg/memory"
 	"github.com/recmem/recmem/pkg/text"
 	"github.com/recmem/recmem/pkg/vector"
 )
@@ -36,7 +37,7 @@ var Features = []string{
 	"cooccurrence",      // Σ_k 0.9^k cos(e_k, c) over all events
 	"popularity",        // ln(1 + interactions of c)
 	"history_text",      // BM25 of c's metadata against recent events' metadata (weights 0.9^k)
-	"memory_text",       // BM25 of c's metadata against preference chunks (weights strength) and profile
+	"memory_text",       // BM25 of c's metadata against the preference chunks (weights strength, negative for "avoids")
 	"novelty",           // 1 if c is not among the events
 	"instruction",       // BM25 of c's metadata against the instruction
 	"transition_log",    // ln(1 + 1000·transition): the saturating form
@@ -44,14 +45,18 @@ var Features = []string{
 	"sequential",        // Σ_k 0.7^k <C_{e_k}, W_c> + b_c over the 5 most recent events (factorised transitions)
 	"recent_popularity", // ln(1 + recency-weighted interactions of c)
 	"history_dense",     // cosine of c's SIF word-vector embedding with the events' (weights 0.9^k)
-	"memory_dense",      // cosine with the embedding of the chunks (weights strength) and profile
+	"memory_dense",      // cosine with the embedding of the chunks (weights strength)
 	"instruction_dense", // cosine with the instruction's embedding
+	"preference",        // Σ signed strength of the chunks about c's genre, series, era... (tiers.go)
+	"profile_text",      // BM25 of c's metadata against the profile's clauses, signed (tiers.go)
+	"profile_dense",     // cosine with the signed embedding of the profile's clauses
+	"disliked_text",     // BM25 of c's metadata against the events the user rated low or disliked (weights 0.9^k)
 }
 
 // DefaultWeights are used for features the catalog has no learned weight for
 // (a standardized weight; the instruction's cannot be learned from logs that
 // hold no instructions).
-var DefaultWeights = map[string]float64{"instruction": 1, "instruction_dense": 1, "memory_text": 0.2}
+var DefaultWeights = map[string]float64{"instruction": 1, "instruction_dense": 1, "memory_text": 0.2, "profile_text": 0.2}
 
 // Feature-computation constants (documented in Features).
 // Chosen on the Games-6k validation split: transition decay 0.7 beat 0.3, 0.5,
@@ -71,18 +76,26 @@ type Event struct {
 	Text string
 }
 
-// Chunk is one preference chunk of the user's memory.
+// Chunk is one preference chunk of the user's memory. Keys are what it is
+// about (its key and aliases, as memory.ItemKeys gives them); Strength is
+// negative for an "avoids" chunk.
 type Chunk struct {
 	Category string
 	Text     string
 	Strength float64
+	Keys     []string
 }
 
-// User is what the ranker reads from one user's memory.
+// User is what the ranker reads from one user's memory. Events are the
+// signals that are not negative, Disliked the negative ones (both oldest
+// first); Categories are the memory's configured categories (empty: derived
+// from the metadata).
 type User struct {
-	Events  []Event
-	Chunks  []Chunk
-	Profile string
+	Events     []Event
+	Disliked   []Event
+	Chunks     []Chunk
+	Profile    string
+	Categories []string
 }
 
 // Candidate is one item to rank; Text is used when the catalog does not know
@@ -173,7 +186,7 @@ func New(cat *catalog.Catalog) *Ranker {
 		r.ws = append(r.ws, w*s)
 	}
 	for i, t := range toks {
-		r.items[i] = itemText{doc: r.ix.Prepare(t), toks: t, vec: r.vec.Sentence(t)}
+		r.items[i] = itemText{doc: r.ix.Prepare(t), toks: t, vec: r.vec.Sentence(t), keys: memory.ItemKeys(cat.MetaMap(i), nil)}
 	}
 	return r
 }
@@ -211,6 +224,7 @@ type itemText struct {
 	toks []string
 	doc  lexical.Doc
 	vec  []float32
+	keys []memory.ItemKey // its features, with derived categories
 }
 
 // ErrUnknownItem is wrapped when a candidate without metadata is not in the
@@ -229,10 +243,16 @@ type context struct {
 	memQ    lexical.Query
 	instrQ  lexical.Query
 	hasText bool
+	prefs   preferences
+	profQ   lexical.Query
+	profV   []float64
+	dislQ   lexical.Query
+	cats    []string
 }
 
 func (r *Ranker) prepare(u User, instruction string) *context {
-	x := &context{seen: map[string]bool{}, histQ: lexical.Query{}, memQ: lexical.Query{}, instrQ: lexical.Query{}}
+	x := &context{seen: map[string]bool{}, histQ: lexical.Query{}, memQ: lexical.Query{}, instrQ: lexical.Query{},
+		profQ: lexical.Query{}, dislQ: lexical.Query{}, prefs: newPreferences(u.Chunks), cats: u.Categories}
 	w := 1.0
 	for k := len(u.Events) - 1; k >= 0; k-- {
 		e := u.Events[k]
@@ -258,9 +278,21 @@ func (r *Ranker) prepare(u User, instruction string) *context {
 		x.memQ.Add(kw, c.Strength)
 		addVec(&x.memV, r.vec.Sentence(kw), c.Strength)
 	}
-	kw := text.Keywords(u.Profile)
-	x.memQ.Add(kw, 1)
-	addVec(&x.memV, r.vec.Sentence(kw), 1)
+	for _, cl := range profileClauses(u.Profile) {
+		kw := text.Keywords(cl.text)
+		x.profQ.Add(kw, cl.weight)
+		addVec(&x.profV, r.vec.Sentence(kw), cl.weight)
+	}
+	w = 1.0
+	for k := len(u.Disliked) - 1; k >= 0; k-- {
+		e := u.Disliked[k]
+		if i, ok := r.cat.Lookup(e.Item); ok {
+			x.dislQ.Add(r.items[i].toks, w)
+		} else {
+			x.dislQ.Add(text.Keywords(e.Text), w)
+		}
+		w *= textDecay
+	}
 	x.instrQ.Add(text.Keywords(instruction), 1)
 	if instruction != "" {
 		x.instrV = r.vec.Sentence(text.Keywords(instruction))
@@ -301,10 +333,12 @@ func fingerprint(u User, instruction string) string {
 	}
 	str(instruction)
 	str(u.Profile)
-	b = strconv.AppendInt(b, int64(len(u.Events)), 10)
-	for _, e := range u.Events {
-		str(e.Item)
-		str(e.Text)
+	for _, es := range [][]Event{u.Events, u.Disliked} {
+		b = strconv.AppendInt(b, int64(len(es)), 10)
+		for _, e := range es {
+			str(e.Item)
+			str(e.Text)
+		}
 	}
 	b = strconv.AppendInt(b, int64(len(u.Chunks)), 10)
 	for _, c := range u.Chunks {
@@ -312,6 +346,14 @@ func fingerprint(u User, instruction string) string {
 		str(c.Text)
 		b = strconv.AppendUint(b, math.Float64bits(c.Strength), 16)
 		b = append(b, ';')
+		b = strconv.AppendInt(b, int64(len(c.Keys)), 10)
+		for _, k := range c.Keys {
+			str(k)
+		}
+	}
+	b = strconv.AppendInt(b, int64(len(u.Categories)), 10)
+	for _, c := range u.Categories {
+		str(c)
 	}
 	return string(b)
 }
@@ -364,6 +406,27 @@ func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
 	if ci >= 0 && r.cat.SeqDim > 0 {
 		f[10] = cf.RecencyScore(r.cat.SeqScore, x.hist, ci, transDecay, transWindow) + float64(r.cat.SeqBias[ci])
 	}
+	if len(x.prefs) > 0 {
+		var keys []memory.ItemKey
+		switch {
+		case ci >= 0 && len(c.Meta) == 0 && len(x.cats) == 0:
+			keys = r.items[ci].keys
+		case ci >= 0:
+			m := r.cat.MetaMap(ci)
+			for k, v := range c.Meta {
+				m[k] = append(m[k], v...)
+			}
+			keys = memory.ItemKeys(m, x.cats)
+		default:
+			keys = memory.ItemKeys(c.Meta, x.cats)
+		}
+		f[15] = x.prefs.match(keys)
+	}
+	f[16] = r.ix.Score(x.profQ, &d)
+	if d.Len() > 0 {
+		f[17] = cosine(x.profV, cv)
+	}
+	f[18] = r.ix.Score(x.dislQ, &d)
 	return f
 }
 

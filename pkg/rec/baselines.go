@@ -30,11 +30,13 @@ func Expected(cases []Case) Scores {
 }
 
 // Histories returns the histories of seqs, the training data of every model
-// (the held-out targets are never in them).
+// (the held-out targets are never in them), without negative ratings (1 or
+// 2): a collaborative model learns what users take to, and the memory, not
+// the models, reads what they turned down. A 3 stays (a film watched).
 func Histories(seqs []dataset.Sequence) [][]int {
 	h := make([][]int, len(seqs))
 	for i, s := range seqs {
-		h[i] = s.History
+		h[i] = Case{History: s.History, Ratings: s.Ratings}.Positive()
 	}
 	return h
 }
@@ -71,7 +73,8 @@ func (b *Baselines) Scorers() map[string]Scorer {
 			return mapScores(c, func(i int) float64 { return b.Pop[i] })
 		},
 		"itemknn": func(c Case) []float64 {
-			return mapScores(c, func(i int) float64 { return cf.RecencyScore(b.KNN.At, c.History, i, KNNDecay, 0) })
+			pos := c.Positive()
+			return mapScores(c, func(i int) float64 { return cf.RecencyScore(b.KNN.At, pos, i, KNNDecay, 0) })
 		},
 		"bpr": func(c Case) []float64 {
 			u, ok := b.user[c.User]

@@ -13,6 +13,23 @@ type Case struct {
 	History    []int
 	Target     int
 	Candidates []int
+	Ratings    []int   // aligned with History when the data set has ratings
+	Times      []int64 // aligned with History when the data set has times
+}
+
+// Positive returns the history without its negative ratings (1 or 2): the
+// collaborative evidence of a case.
+func (c Case) Positive() []int {
+	if c.Ratings == nil {
+		return c.History
+	}
+	out := make([]int, 0, len(c.History))
+	for k, it := range c.History {
+		if c.Ratings[k] > 2 {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // Candidates builds the candidate list of the paper's protocol: the target,
@@ -62,7 +79,7 @@ func Cases(seqs []dataset.Sequence, random map[string][]int, limit int) (cases [
 			skipped++
 			continue
 		}
-		cases = append(cases, Case{User: s.User, History: s.History, Target: s.Target, Candidates: c})
+		cases = append(cases, Case{User: s.User, History: s.History, Target: s.Target, Candidates: c, Ratings: s.Ratings, Times: s.Times})
 		if limit > 0 && len(cases) == limit {
 			break
 		}

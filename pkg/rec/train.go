@@ -29,6 +29,9 @@ type Trained struct {
 	Baselines *Baselines // pop, item-kNN and BPR on the test histories
 	Weights   map[string]float64
 	Valid     Scores // the ranker on the validation cases it was fitted to
+	// ValidVectors are the validation cases' feature vectors (target
+	// first) the weights were learned on, for the tier study (Factorial).
+	ValidVectors [][][]float64
 }
 
 // TrainCatalog builds the catalog asset in two passes so that no test target
@@ -66,7 +69,7 @@ func TrainCatalog(d *dataset.RecBole, cfg TrainConfig) (*Trained, error) {
 	groups := make([][][]float64, 0, len(vcases))
 	say("replaying %d validation users through the memory (retrospective)", len(vcases))
 	for _, c := range vcases {
-		m, err := Retrospective(d, c.User, c.History, cmp.Or(cfg.EventCap, DefaultEventCap))
+		m, err := Retrospective(d, c, cmp.Or(cfg.EventCap, DefaultEventCap))
 		if err != nil {
 			return nil, fmt.Errorf("rec: validation user %s: %w", c.User, err)
 		}
@@ -99,7 +102,7 @@ func TrainCatalog(d *dataset.RecBole, cfg TrainConfig) (*Trained, error) {
 	ts := cf.TrainSequential(Histories(d.Test), len(d.Items), cfg.Seq, rand.New(rand.NewPCG(cfg.Seed, 4)))
 	cat := catalog.Build(d, Histories(d.Test), tb.BPR, ts, cfg.Neighbors)
 	cat.Weights, cat.Scales = w, s
-	return &Trained{Catalog: cat.Encode(), Baselines: tb, Weights: w, Valid: acc.Scores()}, nil
+	return &Trained{Catalog: cat.Encode(), Baselines: tb, Weights: w, Valid: acc.Scores(), ValidVectors: groups}, nil
 }
 
 func roundTrip(c *catalog.Catalog) (*catalog.Catalog, error) {

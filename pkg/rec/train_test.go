@@ -60,9 +60,12 @@ func TestTrainCatalogToy(t *testing.T) {
 	}
 	// The ranker runs on a replayed memory.
 	h := d.Test[0].History
-	m, err := Retrospective(d, d.Test[0].User, h, DefaultEventCap)
+	m, err := Retrospective(d, Case{User: d.Test[0].User, History: h}, DefaultEventCap)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if m.Profile.Version == 0 || m.Profile.Text == "" {
+		t.Errorf("retrospective build left no profile: %+v", m.Profile)
 	}
 	u := rank.FromMemory(m)
 	if len(u.Events) != len(h) || u.Events[len(h)-1].Item != d.Items[h[len(h)-1]].ID {

@@ -179,8 +179,8 @@ export async function deleteChunk(app, chunk) {
 // the demo catalog: each item's metadata and popularity, no collaborative
 // factors. The weights are the page's choice for this demo (the catalog
 // trained by `recmem train catalog` carries learned ones): popularity,
-// similarity to recent games and to the preference memory, and the
-// instruction.
+// similarity to recent games, to the preference memory and to the profile,
+// and the instruction.
 // The metadata columns and weights are in catalog/games-ranker.json (shared
 // with `recmem eval instructions`, which builds the same catalog); the
 // instruction interpreter's table for games (aliases, filler words) is

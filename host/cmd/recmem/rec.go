@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	hostllm "github.com/recmem/recmem/host/llm"
+	"github.com/recmem/recmem/pkg/catalog"
 	"github.com/recmem/recmem/pkg/cf"
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/engine"
@@ -36,12 +38,14 @@ func init() {
 type trainFlags struct {
 	epochs, seqEpochs int
 	seed              uint64
+	convertDir        string
 }
 
 func (t *trainFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&t.epochs, "epochs", 92, "BPR-MF epochs (dim 64, lr 0.2, reg 0.03; DESIGN §6)")
 	fs.IntVar(&t.seqEpochs, "seq-epochs", 20, "epochs of the factorised transition model (dim 32, window 3)")
 	fs.Uint64Var(&t.seed, "seed", 1, "PCG seed of every training run")
+	fs.StringVar(&t.convertDir, "convert-dir", "", "where a MovieLens directory given as --data is converted to RecBole files, once (default: the user cache directory's recmem/data)")
 }
 
 func (t *trainFlags) config(progress func(string)) rec.TrainConfig {
@@ -65,7 +69,7 @@ func runTrainCatalog(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	start := time.Now()
-	d, err := dataset.LoadRecBole(*data, *name)
+	d, err := loadData(*data, *name, tf.convertDir, progressTo(stderr, start))
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem train catalog:", err)
 		return 1
@@ -122,6 +126,23 @@ type evalReport struct {
 	Seconds       float64                    `json:"seconds"`
 	CatalogBytes  int                        `json:"catalog_bytes"`
 	EventCapacity int                        `json:"event_cap"`
+	// Responsiveness is the mean drop of a genre's share in the top 10
+	// when the user's low ratings on it are streamed in (rec.Probe);
+	// ResponsivenessDetail says over whom and from what.
+	Responsiveness       float64        `json:"responsiveness"`
+	ResponsivenessDetail Responsiveness `json:"responsiveness_detail"`
+	// Split is recmem's figures on the four fifths of users used while
+	// building it and on the held-out fifth (rec.HeldOut); BaselineSplits
+	// the same for each baseline.
+	Split          rec.Split            `json:"split"`
+	BaselineSplits map[string]rec.Split `json:"baseline_splits"`
+	// Peers names the files the outside models' scores came from.
+	Peers     []string           `json:"peers,omitempty"`
+	ValidFit  *rec.Scores        `json:"validation_fit,omitempty"`
+	Weights   map[string]float64 `json:"weights,omitempty"`
+	Factorial []rec.TierResult   `json:"factorial,omitempty"`
+	// WithProfile counts the users ranked with a profile.
+	WithProfile int `json:"users_with_profile"`
 }
 
 func runEvalRec(args []string, stdout, stderr io.Writer) int {
@@ -136,8 +157,11 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 	wasm := fs.String("wasm", "", "path of plugin.wasm (default: found automatically)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	catFile := fs.String("catalog", "", "use this catalog (from train catalog) instead of training one")
+	saveCat := fs.String("save-catalog", "", "write the catalog this run trained to `FILE` (for a later run with --catalog)")
 	eventCap := fs.Int("event-cap", rec.DefaultEventCap, "event memory capacity L_max given to reset (50 holds every Games-6k history)")
 	workers := fs.Int("workers", 1, "plugin instances run in parallel")
+	peers := fs.String("peers", "", "directory of NAME.MODEL.scores files from scripts/peers/recbole, read into the baselines")
+	factorial := fs.Bool("factorial", false, "also run the tier study: the 8 combinations of ±event, ±preference, ±profile memory, weights learned for each (natively, retrospective memories; needs training, not --catalog)")
 	lf := addLLMFlags(fs)
 	var tf trainFlags
 	tf.register(fs)
@@ -164,14 +188,20 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 	defer llmSet.close()
 	start := time.Now()
 	say := progressTo(stderr, start)
-	d, err := dataset.LoadRecBole(*data, *name)
+	d, err := loadData(*data, *name, tf.convertDir, say)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem eval rec:", err)
 		return 1
 	}
+	if *factorial && *catFile != "" {
+		fmt.Fprintln(stderr, "recmem eval rec: --factorial learns weights on the validation split: drop --catalog")
+		return 2
+	}
 	var catBytes []byte
 	var base *rec.Baselines
+	var trained *rec.Trained
 	cfg := tf.config(say)
+	cfg.EventCap = *eventCap
 	if *catFile != "" {
 		if catBytes, err = os.ReadFile(*catFile); err != nil {
 			fmt.Fprintln(stderr, "recmem eval rec:", err)
@@ -185,7 +215,13 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "recmem eval rec:", err)
 			return 1
 		}
-		catBytes, base = tr.Catalog, tr.Baselines
+		catBytes, base, trained = tr.Catalog, tr.Baselines, tr
+		if *saveCat != "" {
+			if err := writeFileAtomic(*saveCat, catBytes); err != nil {
+				fmt.Fprintln(stderr, "recmem eval rec:", err)
+				return 1
+			}
+		}
 	}
 	cases, skipped := rec.Cases(d.Test, d.Random, *users)
 	rep := evalReport{Dataset: d.Name, Users: len(cases), Mode: *mode, Scheduler: *sched, Skipped: skipped,
@@ -195,18 +231,76 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 	if *native {
 		rep.Runtime = "native"
 	}
-	for n, s := range base.Scorers() {
-		rep.Baselines[n] = rec.Evaluate(cases, s)
+	scorers := base.Scorers()
+	if *peers != "" {
+		ps, err := rec.ReadPeers(*peers, d.Name)
+		if err != nil {
+			fmt.Fprintln(stderr, "recmem eval rec:", err)
+			return 1
+		}
+		for key, p := range ps {
+			if scorers[key] != nil {
+				fmt.Fprintf(stderr, "recmem eval rec: peers: %s would replace recmem's own baseline of that name\n", key)
+				return 1
+			}
+			if scorers[key], err = p.Scorer(d, cases); err != nil {
+				fmt.Fprintln(stderr, "recmem eval rec:", err)
+				return 1
+			}
+			rep.Peers = append(rep.Peers, filepath.Join(*peers, d.Name+"."+key+".scores"))
+		}
+		slices.Sort(rep.Peers)
+	}
+	rep.BaselineSplits = map[string]rec.Split{}
+	for n, s := range scorers {
+		ranks := rec.Ranks(cases, s)
+		var a rec.Accumulator
+		for _, r := range ranks {
+			a.Add(r)
+		}
+		rep.Baselines[n] = a.Scores()
+		rep.BaselineSplits[n] = rec.SplitOf(cases, ranks)
+	}
+	if trained != nil {
+		rep.ValidFit, rep.Weights = &trained.Valid, trained.Weights
+	}
+	probes := map[int]rec.Probe{}
+	for i, c := range cases {
+		if p, ok := rec.NewProbe(d, c, d.Random[c.User]); ok {
+			probes[i] = p
+		}
 	}
 	say(fmt.Sprintf("ranking %d users through the %s engine (%s, %s scheduler)", len(cases), rep.Runtime, *mode, *sched))
 	run := userRun{d: d, mode: *mode, sched: *sched, eventCap: *eventCap, llm: llmSet}
-	acc, ops, err := run.all(context.Background(), cases, catBytes, *native, *wasm, max(1, *workers), say)
+	ranks, ops, resp, err := run.all(context.Background(), cases, probes, catBytes, *native, *wasm, max(1, *workers), say)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem eval rec:", err)
 		return 1
 	}
+	var acc rec.Accumulator
+	for _, r := range ranks {
+		acc.Add(r)
+	}
+	rep.Split = rec.SplitOf(cases, ranks)
+	rep.Responsiveness, rep.ResponsivenessDetail = resp.Drop, resp
+	if *factorial {
+		say(fmt.Sprintf("tier study: building %d test memories natively", len(cases)))
+		cat, err := catalog.Decode(catBytes)
+		if err == nil {
+			var test [][][]float64
+			if test, err = rec.Vectors(d, cat, cases, *eventCap); err == nil {
+				rep.Factorial = rec.Factorial(trained.ValidVectors, test, cases, cfg.Learn)
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "recmem eval rec: factorial:", err)
+			return 1
+		}
+	}
 	s := acc.Scores()
 	rep.HR1, rep.HR5, rep.NDCG5, rep.NDCG10 = s.HR1, s.HR5, s.NDCG5, s.NDCG10
+	rep.WithProfile = ops[withProfile]
+	delete(ops, withProfile)
 	rep.Ops = ops
 	total := 0
 	for _, n := range ops {
@@ -244,15 +338,45 @@ func printReport(w io.Writer, r evalReport) {
 	fmt.Fprintf(w, "%s: %d users (%d skipped: target in their random list), 1 + 9 candidates, %s mode, %s scheduler, %s\n",
 		r.Dataset, r.Users, r.Skipped, r.Mode, r.Scheduler, r.Runtime)
 	fmt.Fprintf(w, "ties %s\n\n", r.Ties)
-	fmt.Fprintf(w, "%-10s %7s %7s %8s %8s\n", "ranker", "HR@1", "HR@5", "NDCG@5", "NDCG@10")
+	fmt.Fprintf(w, "%-12s %7s %7s %8s %8s\n", "ranker", "HR@1", "HR@5", "NDCG@5", "NDCG@10")
 	row := func(n string, s rec.Scores) {
-		fmt.Fprintf(w, "%-10s %7.4f %7.4f %8.4f %8.4f\n", n, s.HR1, s.HR5, s.NDCG5, s.NDCG10)
+		fmt.Fprintf(w, "%-12s %7.4f %7.4f %8.4f %8.4f\n", n, s.HR1, s.HR5, s.NDCG5, s.NDCG10)
 	}
-	for _, n := range []string{"random", "pop", "itemknn", "bpr"} {
+	names := []string{"random", "pop", "itemknn", "bpr"}
+	for _, n := range slices.Sorted(maps.Keys(r.Baselines)) {
+		if !slices.Contains(names, n) {
+			names = append(names, n) // the peers read with --peers
+		}
+	}
+	for _, n := range names {
 		row(n, r.Baselines[n])
 	}
 	row("recmem", rec.Scores{HR1: r.HR1, HR5: r.HR5, NDCG5: r.NDCG5, NDCG10: r.NDCG10})
-	fmt.Fprintf(w, "\nLLM calls per user %.1f, tokens per user %.0f\n", r.LLMCalls, r.LLMTokens)
+	fmt.Fprintf(w, "\nHR@1 on the %d users used while building / the %d held out:", r.Split.DevUsers, r.Split.HeldOutUsers)
+	for _, n := range append(names[1:], "recmem") {
+		sp, ok := r.BaselineSplits[n]
+		if n == "recmem" {
+			sp, ok = r.Split, true
+		}
+		if ok {
+			fmt.Fprintf(w, " %s %.4f/%.4f", n, sp.Dev.HR1, sp.HeldOut.HR1)
+		}
+	}
+	fmt.Fprintln(w)
+	if d := r.ResponsivenessDetail; d.Users > 0 {
+		fmt.Fprintf(w, "responsiveness %.4f: over %d users with %d+ low ratings on a genre, its share of the top %d went from %.4f to %.4f (fell for %d, rose for %d)\n",
+			r.Responsiveness, d.Users, rec.MinLow, rec.TopK, d.Before, d.After, d.Fell, d.Rose)
+	} else {
+		fmt.Fprintln(w, "responsiveness: no user has low ratings on a genre (not measured)")
+	}
+	if len(r.Factorial) > 0 {
+		fmt.Fprintf(w, "\ntier study (weights learned per combination; test, then held-out fifth):\n%-28s %7s %8s %10s %10s\n", "tiers", "HR@1", "NDCG@10", "HR@1 h/o", "valid HR@1")
+		for _, t := range r.Factorial {
+			fmt.Fprintf(w, "%-28s %7.4f %8.4f %10.4f %10.4f\n", t.Name(), t.Test.HR1, t.Test.NDCG10, t.Split.HeldOut.HR1, t.Valid.HR1)
+		}
+	}
+	fmt.Fprintf(w, "\n%d of %d users ranked with a profile\n", r.WithProfile, r.Users)
+	fmt.Fprintf(w, "LLM calls per user %.1f, tokens per user %.0f\n", r.LLMCalls, r.LLMTokens)
 	for _, step := range slices.Sorted(maps.Keys(r.LLM)) {
 		x := r.LLM[step]
 		fmt.Fprintf(w, "  %-10s %.2f calls, %.0f input + %.0f output tokens per user\n", step, x.Calls, x.InputTokens, x.OutputTokens)
@@ -281,9 +405,10 @@ type userRun struct {
 }
 
 // all runs every case on workers instances, each loading the catalog once.
-func (u userRun) all(ctx context.Context, cases []rec.Case, cat []byte, native bool, wasm string, workers int, say func(string)) (*rec.Accumulator, map[string]int, error) {
+func (u userRun) all(ctx context.Context, cases []rec.Case, probes map[int]rec.Probe, cat []byte, native bool, wasm string, workers int, say func(string)) ([]int, map[string]int, Responsiveness, error) {
 	ranks := make([]int, len(cases))
 	opsPer := make([]map[string]int, len(cases))
+	before, after := make([]float64, len(cases)), make([]float64, len(cases))
 	errs := make([]error, workers)
 	var next, done int
 	var mu sync.Mutex
@@ -316,6 +441,12 @@ func (u userRun) all(ctx context.Context, cases []rec.Case, cat []byte, native b
 					return
 				}
 				ranks[i], opsPer[i] = r, ops
+				if p, ok := probes[i]; ok {
+					if before[i], after[i], err = u.probe(c, p); err != nil {
+						errs[w] = fmt.Errorf("user %s: responsiveness: %w", cases[i].User, err)
+						return
+					}
+				}
 				mu.Lock()
 				done++
 				if done%500 == 0 {
@@ -328,26 +459,39 @@ func (u userRun) all(ctx context.Context, cases []rec.Case, cat []byte, native b
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, Responsiveness{}, err
 		}
 	}
-	var acc rec.Accumulator
 	ops := map[string]int{}
-	for i, r := range ranks {
-		acc.Add(r)
+	var b, a []float64
+	for i := range ranks {
 		for op, n := range opsPer[i] {
 			ops[op] += n
 		}
+		if _, ok := probes[i]; ok {
+			b, a = append(b, before[i]), append(a, after[i])
+		}
 	}
-	return &acc, ops, nil
+	return ranks, ops, summarizeProbes(b, a), nil
 }
 
 type recSignal struct {
-	User   string            `json:"user"`
-	Item   string            `json:"item"`
-	Action string            `json:"action"`
-	Meta   map[string]string `json:"meta,omitempty"`
-	Time   int64             `json:"time"`
+	User   string              `json:"user"`
+	Item   string              `json:"item"`
+	Action string              `json:"action"`
+	Rating int                 `json:"rating,omitempty"`
+	Meta   map[string][]string `json:"meta,omitempty"`
+	Time   int64               `json:"time"`
+}
+
+// recSignals is rec.Signals in the record export's JSON form.
+func recSignals(d *dataset.RecBole, k rec.Case) []recSignal {
+	sig := rec.Signals(d, k)
+	out := make([]recSignal, len(sig))
+	for i, g := range sig {
+		out[i] = recSignal{User: g.User, Item: g.Item, Action: g.Action, Rating: g.Rating, Meta: g.Meta, Time: g.Time}
+	}
+	return out
 }
 
 // journalEntry is the part of a memory journal entry the ops count reads.
@@ -363,6 +507,10 @@ type opsOut struct {
 	Maintenance struct {
 		Ops []journalEntry `json:"ops"`
 	} `json:"maintenance"`
+	Summary struct {
+		ProfileVersion int `json:"profile_version"`
+		Mutations      int `json:"mutations_since_synthesis"`
+	} `json:"summary"`
 }
 
 // count adds the lifecycle operations to into: one per journal entry, except
@@ -379,70 +527,114 @@ func (o opsOut) count(into map[string]int) {
 	}
 }
 
+// withProfile counts, among a user's ops, whether the user was ranked with a
+// profile; runEvalRec takes it out of the ops into users_with_profile.
+const withProfile = "\x00profile"
+
 // one replays one user's history and returns the target's rank.
 func (u userRun) one(c engine.Caller, k rec.Case) (int, map[string]int, error) {
 	ops := map[string]int{}
-	reset, _ := json.Marshal(map[string]any{"config": map[string]any{"event_cap": u.eventCap}})
-	if _, err := c.Call("reset", reset); err != nil {
+	if err := u.replay(c, k.User, recSignals(u.d, k), ops); err != nil {
 		return 0, nil, err
-	}
-	sigs := make([]recSignal, len(k.History))
-	for t, it := range k.History {
-		item := u.d.Items[it]
-		sigs[t] = recSignal{User: k.User, Item: item.ID, Action: "purchase", Meta: item.Meta, Time: rec.Epoch + int64(t)*86400}
-	}
-	call := func(export string, in any) error {
-		b, _ := json.Marshal(in)
-		out, err := c.Call(export, b)
-		if err != nil {
-			return err
-		}
-		var o opsOut
-		if err := json.Unmarshal(out, &o); err != nil {
-			return fmt.Errorf("%s output: %w", export, err)
-		}
-		o.count(ops)
-		return nil
-	}
-	if u.mode == "retrospective" {
-		if err := call("record", map[string]any{"signals": sigs, "maintain": "none"}); err != nil {
-			return 0, nil, err
-		}
-		if err := call("maintain", map[string]any{"scheduler": u.sched, "force": true}); err != nil {
-			return 0, nil, err
-		}
-	} else {
-		for _, s := range sigs {
-			if err := call("record", map[string]any{"signals": []recSignal{s}, "maintain": u.sched}); err != nil {
-				return 0, nil, err
-			}
-		}
 	}
 	cands := make([]string, len(k.Candidates))
 	for j, it := range k.Candidates {
 		cands[j] = u.d.Items[it].ID
 	}
-	in, _ := json.Marshal(map[string]any{"candidates": cands})
-	out, err := c.Call("rank", in)
+	score, profile, err := rankWith(c, cands)
 	if err != nil {
 		return 0, nil, err
 	}
-	var res struct {
-		Ranking []struct {
-			ID    string  `json:"id"`
-			Score float64 `json:"score"`
-		} `json:"ranking"`
-	}
-	if err := json.Unmarshal(out, &res); err != nil {
-		return 0, nil, fmt.Errorf("rank output: %w", err)
-	}
-	score := map[string]float64{}
-	for _, r := range res.Ranking {
-		score[r.ID] = r.Score
+	if profile {
+		ops[withProfile]++
 	}
 	scores := make([]float64, len(cands))
 	for j, id := range cands {
 		scores[j] = score[id]
 	}
 	return rec.TargetRank(scores, 0), ops, nil
+}
+
+// replay resets the instance's memory and records sigs in the run's mode,
+// counting the lifecycle operations into ops.
+func (u userRun) replay(c engine.Caller, user string, sigs []recSignal, ops map[string]int) error {
+	reset, _ := json.Marshal(map[string]any{"config": map[string]any{"event_cap": u.eventCap}})
+	if _, err := c.Call("reset", reset); err != nil {
+		return err
+	}
+	return u.stream(c, sigs, ops)
+}
+
+// stream records sigs into the current memory in the run's mode:
+// retrospective (all at once, one forced maintenance, and a synthesis if the
+// profile lags) or evolving (one at a time with the scheduler).
+func (u userRun) stream(c engine.Caller, sigs []recSignal, ops map[string]int) error {
+	var last opsOut
+	call := func(export string, in any) error {
+		b, _ := json.Marshal(in)
+		out, err := c.Call(export, b)
+		if err != nil {
+			return err
+		}
+		last = opsOut{}
+		if err := json.Unmarshal(out, &last); err != nil {
+			return fmt.Errorf("%s output: %w", export, err)
+		}
+		last.count(ops)
+		return nil
+	}
+	if u.mode == "retrospective" {
+		if err := call("record", map[string]any{"signals": sigs, "maintain": "none"}); err != nil {
+			return err
+		}
+		if err := call("maintain", map[string]any{"scheduler": u.sched, "force": true}); err != nil {
+			return err
+		}
+		// The paper always synthesizes a profile in retrospective mode.
+		if s := last.Summary; s.ProfileVersion == 0 || s.Mutations > 0 {
+			in := map[string]any{"trigger": "planner", "ops": []map[string]string{{"op": "synthesize", "reason": rec.SynthesizeReason}}}
+			if err := call("apply_ops", in); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, s := range sigs {
+		if err := call("record", map[string]any{"signals": []recSignal{s}, "maintain": u.sched}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rankScores ranks ids with the current memory and returns their scores.
+func rankScores(c engine.Caller, ids []string) (map[string]float64, error) {
+	score, _, err := rankWith(c, ids)
+	return score, err
+}
+
+// rankWith is rankScores, also saying whether the ranker read a profile.
+func rankWith(c engine.Caller, ids []string) (map[string]float64, bool, error) {
+	in, _ := json.Marshal(map[string]any{"candidates": ids})
+	out, err := c.Call("rank", in)
+	if err != nil {
+		return nil, false, err
+	}
+	var res struct {
+		Context struct {
+			Profile bool `json:"profile"`
+		} `json:"context"`
+		Ranking []struct {
+			ID    string  `json:"id"`
+			Score float64 `json:"score"`
+		} `json:"ranking"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		return nil, false, fmt.Errorf("rank output: %w", err)
+	}
+	score := make(map[string]float64, len(res.Ranking))
+	for _, r := range res.Ranking {
+		score[r.ID] = r.Score
+	}
+	return score, res.Context.Profile, nil
 }
