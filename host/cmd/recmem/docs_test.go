@@ -255,6 +255,23 @@ func (e *docEnv) verbatim(t *testing.T, b docBlock, files ...string) {
 	t.Fatalf("the example is not, verbatim, part of %s (which its tests run):\n%s", strings.Join(files, " or "), b.text)
 }
 
+// assignments reads a line of shell variable assignments ("A=x; B=y"),
+// recording them in vars; false when the line is anything else.
+func assignments(line string, vars map[string]string) bool {
+	var got [][2]string
+	for _, st := range strings.Split(line, ";") {
+		name, value, ok := strings.Cut(strings.TrimSpace(st), "=")
+		if !ok || name == "" || strings.ContainsAny(name, " $") || strings.ContainsAny(value, " ") {
+			return false
+		}
+		got = append(got, [2]string{name, value})
+	}
+	for _, kv := range got {
+		vars[kv[0]] = kv[1]
+	}
+	return true
+}
+
 // commands checks each command line of a shell block: the recmem command
 // and its flags exist (recmem COMMAND -h lists them), build.sh knows the
 // mode, and the scripts it names exist. Cheap, self-contained commands run.
@@ -263,6 +280,7 @@ func (e *docEnv) commands(t *testing.T, b docBlock) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	vars := map[string]string{} // shell variables the block sets
 	for _, line := range strings.Split(b.text, "\n") {
 		line = strings.TrimSpace(line)
 		if i := strings.Index(line, " #"); i >= 0 {
@@ -271,8 +289,22 @@ func (e *docEnv) commands(t *testing.T, b docBlock) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		words := strings.Fields(line)
+		if assignments(line, vars) {
+			continue
+		}
+		words := strings.Fields(strings.TrimPrefix(line, "nice "))
+		for i, w := range words {
+			if v, ok := vars[strings.TrimPrefix(w, "$")]; ok && strings.HasPrefix(w, "$") {
+				words[i] = v
+			}
+		}
 		switch {
+		case strings.HasSuffix(words[0], "/python") && len(words) > 1:
+			// A lab script (Python lives in scripts/ only): it must exist.
+			if !strings.HasPrefix(words[1], "scripts/") {
+				t.Errorf("%q runs Python outside scripts/", line)
+			}
+			mustExist(t, words[1])
 		case words[0] == "bin/recmem":
 			e.recmemCommand(t, words[1:])
 		case words[0] == "./build.sh":
