@@ -59,10 +59,16 @@ test('200 calls with 500-unit states: the memory levels off', async () => {
 });
 
 test('10,000-unit states: the memory levels off instead of growing by each call', async () => {
-  const sizes = await run(await unitsState(10000), 8);
+  const sizes = await run(await unitsState(10000), 12);
   const mb = sizes.map((s) => (s / MiB).toFixed(0)).join(', ');
-  // Before the fix: 72, 97, 151, 208, 265, 322, 379, 437.
-  assert.ok(sizes[7] <= 192 * MiB && sizes[7] - sizes[3] <= 48 * MiB, `memory after each call: ${mb} MiB`);
+  // Before the fix: 72, 97, 151, 208, 265, 322, 379, 437, ... (about 57 MiB
+  // more every call). After it the memory still steps a few times, when the
+  // collector's heap goal grows (74, 91, 97, ..., 152 at whichever call the
+  // goal doubles), and stays between the steps: at most three of the eleven
+  // later calls grow it by more than 16 MiB, and the whole stays within 256
+  // MiB.
+  const grew = sizes.filter((s, i) => i > 0 && s - sizes[i - 1] > 16 * MiB).length;
+  assert.ok(grew <= 3 && sizes[11] <= 256 * MiB, `memory after each call: ${mb} MiB (${grew} calls grew it by more than 16 MiB)`);
 });
 
 test('any thrown value becomes a message, and a trapped instance runs nothing more', async () => {
