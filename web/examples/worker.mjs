@@ -70,12 +70,18 @@ export default {
 // serve runs the export on the instance, between importing the request's
 // state (or starting an empty memory) and exporting the new one.
 async function serve(env, name, body, doc) {
-  const rm = await instance(env);
   const sealed = Boolean(env.RECMEM_SEAL_KEY);
+  let rm = null;
   try {
+    rm = await instance(env);
     let baseTag;
     if (doc) {
-      const text = new TextDecoder().decode(doc);
+      let text;
+      try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(doc);
+      } catch {
+        return fail(400, name, 'state: not UTF-8');
+      }
       try {
         await rm.importState(sealed ? `${body.tag}\n${text}` : text);
       } catch (err) {
@@ -88,8 +94,7 @@ async function serve(env, name, body, doc) {
     } else {
       baseTag = await emptyTag(rm, sealed);
     }
-    const input = body.input === undefined ? undefined : JSON.stringify(body.input);
-    const result = await rm.call(name, input, { text: true });
+    const result = await rm.call(name, body.rawInput, { text: true });
     const { doc: out, tag } = await split(await rm.exportState(), sealed);
     const state = await packState(out);
     return new Response(`{"result":${result || 'null'},"state":"${state}","tag":"${tag}","base_tag":${JSON.stringify(body.state ? body.tag : 'new')},"changed":${tag !== baseTag}}\n`,
@@ -99,7 +104,7 @@ async function serve(env, name, body, doc) {
     console.error(`recmem: /v1/${name}: ${messageOf(err)}`);
     return fail(500, name, `the module failed while running ${err.export ?? name} (out of memory, or an internal error); nothing was applied, the instance was discarded, and the request may be retried`);
   } finally {
-    await release(rm);
+    if (rm) await release(rm);
   }
 }
 
@@ -175,13 +180,60 @@ async function readBody(request) {
   }
   const bytes = new Uint8Array(n);
   for (let at = 0, k = 0; k < parts.length; at += parts[k++].length) bytes.set(parts[k], at);
-  const body = JSON.parse(new TextDecoder().decode(bytes));
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes); // a BOM is not JSON
+  const body = JSON.parse(text);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Error('not a JSON object');
   for (const k of Object.keys(body)) if (!FIELDS.has(k)) throw new Error(`unknown field ${JSON.stringify(k)}`);
   for (const k of ['state', 'tag']) {
     if (body[k] !== undefined && typeof body[k] !== 'string') throw new Error(`${k}: a string is required`);
   }
+  // The module gets the input's own text, as recmem serve passes it: parsed
+  // and written again, 1e400 would become null and 2^63 lose its digits.
+  body.rawInput = rawMembers(text).input;
   return body;
+}
+
+// rawMembers returns the text of each member of a JSON object (the last of
+// a name given twice, as JSON.parse keeps), by name. The text must already
+// have parsed as an object. Linear in the text.
+function rawMembers(text) {
+  const out = {};
+  let i = text.indexOf('{') + 1;
+  const space = () => { while (' \t\n\r'.includes(text[i]) && i < text.length) i++; };
+  const string = () => {
+    for (i++; text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    i++;
+  };
+  const value = () => {
+    if (text[i] === '"') return string();
+    if (text[i] !== '{' && text[i] !== '[') {
+      while (i < text.length && !',}] \t\n\r'.includes(text[i])) i++;
+      return;
+    }
+    let depth = 0;
+    do {
+      const c = text[i];
+      if (c === '"') { string(); continue; }
+      if (c === '{' || c === '[') depth++;
+      else if (c === '}' || c === ']') depth--;
+      i++;
+    } while (depth > 0);
+  };
+  for (;;) {
+    space();
+    if (text[i] !== '"') return out;
+    const k = i;
+    string();
+    const name = JSON.parse(text.slice(k, i));
+    space();
+    i++; // the colon
+    space();
+    const v = i;
+    value();
+    out[name] = text.slice(v, i);
+    space();
+    if (text[i] === ',') i++;
+  }
 }
 
 // fail is the body of every non-200 answer, as recmem serve writes it.

@@ -184,12 +184,14 @@ test('bad input is refused with a clear error, and the state sent stays good', a
   const text = await doc(memory.state);
   const tampered = await packState(text.replace('"g0"', '"g9"'));
   const big = await packState(`{"pad":"${'x'.repeat(1 << 20)}"}`);
+  const notUTF8 = new Uint8Array([...new TextEncoder().encode(text.slice(0, 20)), 0xff, ...new TextEncoder().encode(text.slice(20))]);
   const cases = [
     ['apply_ops', { ...memory, input: { ops: [{ op: 'boost', chunk: 'c9' }] } }, 400, 'apply_ops: input.ops[0].chunk: unknown chunk "c9"'],
     ['record', { ...memory, input: { signals: [{ ...signal(1), time: 1.7e12 }] } }, 400, 'looks like milliseconds'],
     ['record', { state: tampered, tag: memory.tag, input: { signals: [signal(1)] } }, 422, 'tag: does not match the state'],
     ['record', { state: memory.state.slice(0, memory.state.length / 2), tag: memory.tag }, 400, 'state: truncated or damaged'],
     ['record', { state: 'not base64!', tag: memory.tag }, 400, 'state: not base64'],
+    ['record', { state: await packState(notUTF8), tag: await stateTag(notUTF8) }, 400, 'state: not UTF-8'],
     ['record', { state: big, tag: 'sha256:0' }, 413, 'state: too large to serve'],
     ['record', { tag: memory.tag, input: { signals: [signal(1)] } }, 400, 'tag: given without a state'],
     ['record', { ...memory, inputs: {} }, 400, 'body: unknown field "inputs"'],
@@ -231,6 +233,23 @@ test('the same memory moves between recmem serve and the Worker', async () => {
     }
     const [w, s] = await Promise.all([call(wd.url, 'rank', { candidates: ['a', 'b', 'c'] }, memory), call(serve.url, 'rank', { candidates: ['a', 'b', 'c'] }, memory)]);
     assert.deepEqual(w.result, s.result);
+    // The module reads the input as the client wrote it, on both hosts:
+    // numbers JSON.parse would round, a name given twice, an escaped name, a byte-order mark.
+    const bodies = [
+      ['get_memory', '{"input":{"journal_limit":1e400}}'],
+      ['record', '{"input":{"signals":[{"user":"u","item":"a","action":"like","time":9223372036854775807}]}}'],
+      ['record', '{"input" : {"signals":[{"user":"u\\u0000","item":"a","action":"like","time":1700000000}]}, "input": {"signals":[{"user":"u","item":"a","action":"like","time":1700000000}]}}'],
+      ['get_memory', '{"\\u0069nput": {"journal_limit": 2}}'],
+      ['get_memory', '{"input": "{\\"journal_limit\\": 2}"}'],
+      ['select_slate', `{"state": "${memory.state}", "tag": "${memory.tag}", "input": {"query": "a \\"quoted\\" [word] {x}", "budget": 10}}`],
+      ['record', '\ufeff{"input":{}}'],
+    ];
+    for (const [name, body] of bodies) {
+      const [a, b] = await Promise.all([post(wd.url, name, body), post(serve.url, name, body)]);
+      assert.equal(a.status, b.status, `${body}: ${JSON.stringify(a.body)} ${JSON.stringify(b.body)}`);
+      // A body that is not JSON is refused by each host's own parser, in its own words.
+      if (!a.body.error?.message.startsWith('body: ')) assert.deepEqual(a.body.error ?? a.body.result, b.body.error ?? b.body.result, body);
+    }
   } finally {
     await serve.close();
   }
