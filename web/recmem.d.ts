@@ -813,6 +813,18 @@ export class RecmemError extends Error {
 /** words any thrown value: an Error's message, a bare string as it is, anything else as JSON */
 export function messageOf(err: unknown): string;
 
+/** a packed state that cannot be unpacked; the message names the field ("state: not gzip", ...) */
+export class StateError extends Error {
+  /** the document is larger than the limit given to unpackState */
+  readonly tooLarge: boolean;
+}
+/** a state document for the stateless HTTP API (docs/http.md): gzip, then base64, as the Go host packs it */
+export function packState(doc: string | Uint8Array): Promise<string>;
+/** the document's bytes of a packed state; throws a StateError (maxBytes defaults to 8 MiB) */
+export function unpackState(packed: string, opts?: { maxBytes?: number }): Promise<Uint8Array>;
+/** "sha256:" and the hex SHA-256 of the document's UTF-8 bytes, the Go host's tag of an unsealed state */
+export function stateTag(doc: string | Uint8Array): Promise<string>;
+
 export class Recmem {
   static open(opts: OpenOptions): Promise<Recmem>;
   call(name: string, input?: unknown, opts?: { text?: boolean }): Promise<any>;
@@ -848,5 +860,7 @@ export class Recmem {
   /** start an empty memory, with default or given parameters (export reset) */
   reset(config?: Config): Promise<ResetOutput>;
   // END GENERATED methods
+  /** the instance's linear memory in bytes (it never shrinks) */
+  memoryBytes(): number;
   close(): Promise<void>;
 }

@@ -213,7 +213,107 @@ export class Recmem {
     }
     return this.call('import_state', doc);
   }
+  // memoryBytes is the size of the instance's linear memory. It never
+  // shrinks: a host that reuses instances closes one that has grown past
+  // what it wants to keep (the Go host recycles past half its cap).
+  memoryBytes() { return this.poll?.memory?.buffer.byteLength ?? 0; }
   close() { return this.plugin.close(); }
+}
+
+// The stateless HTTP API's wire form of a state document (docs/http.md),
+// as the Go host writes it (host.PackState, host.UnpackState,
+// host.StateTag): gzip, then base64; and the document's tag. Workers and
+// clients of the API use them; they need only standard web APIs
+// (CompressionStream, crypto.subtle).
+
+// StateError is a packed state that cannot be unpacked: its message names
+// the field ("state: not base64", "state: not gzip", "state: truncated or
+// damaged", "state: too large to serve"). tooLarge is true for the last.
+export class StateError extends Error {
+  constructor(message, { tooLarge = false } = {}) {
+    super(message);
+    this.name = 'StateError';
+    this.tooLarge = tooLarge;
+  }
+}
+
+// packState compresses a state document (text or its UTF-8 bytes) for the
+// wire: gzip, then base64. Linear in the document.
+export async function packState(doc) {
+  const bytes = typeof doc === 'string' ? new TextEncoder().encode(doc) : doc;
+  const gz = await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer();
+  return toBase64(new Uint8Array(gz));
+}
+
+// unpackState reverses packState and returns the document's bytes, refusing
+// a document of more than maxBytes uncompressed (default 8 MiB) before
+// reading it whole. Linear in the document.
+export async function unpackState(packed, { maxBytes = 8 << 20 } = {}) {
+  if (typeof packed !== 'string') throw new StateError(`state: a string of base64 is required, not ${packed === null ? 'null' : typeof packed}`);
+  let raw;
+  try {
+    raw = fromBase64(packed);
+  } catch (err) {
+    throw new StateError(`state: not base64: ${messageOf(err)}`);
+  }
+  if (raw.length < 18 || raw[0] !== 0x1f || raw[1] !== 0x8b) throw new StateError('state: not gzip: no gzip header');
+  const reader = new Blob([raw]).stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+  const parts = [];
+  let n = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      n += value.length;
+      if (n > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw new StateError(`state: too large to serve: the state document is more than ${maxBytes} bytes uncompressed, the most this host imports into one instance; nothing was imported`, { tooLarge: true });
+      }
+      parts.push(value);
+    }
+  } catch (err) {
+    if (err instanceof StateError) throw err;
+    throw new StateError(`state: truncated or damaged: ${messageOf(err)}`);
+  }
+  const doc = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    doc.set(p, at);
+    at += p.length;
+  }
+  return doc;
+}
+
+// stateTag is a state document's tag: "sha256:" and the hex SHA-256 of its
+// UTF-8 bytes, as the Go host computes it (host.StateTag). With a seal key
+// the tag is the seal instead: the first line of exportState's sealed text.
+export async function stateTag(doc) {
+  const bytes = typeof doc === 'string' ? new TextEncoder().encode(doc) : doc;
+  return `sha256:${hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)))}`;
+}
+
+function hex(b) {
+  let s = '';
+  for (let i = 0; i < b.length; i++) s += b[i].toString(16).padStart(2, '0');
+  return s;
+}
+
+// toBase64 and fromBase64 use the engine's Uint8Array base64 methods where
+// it has them (recent V8, so workerd and Deno), else btoa and atob by
+// chunks (Node 20).
+function toBase64(b) {
+  if (typeof b.toBase64 === 'function') return b.toBase64();
+  let s = '';
+  for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode.apply(null, b.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+function fromBase64(s) {
+  if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(s);
+  const bin = atob(s);
+  const b = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) b[i] = bin.charCodeAt(i);
+  return b;
 }
 
 // Seal is pkg/seal in JavaScript: HMAC-SHA-256 of a document's UTF-8 bytes

@@ -2,8 +2,9 @@
 // hot paths (record a signal, add a unit, rank 10 candidates, select a slate,
 // export and import the state) through the plugin in the Go host and through
 // the same engine natively, cold start and module size, slate completeness on
-// LoCoMo, and, beside them, the bleve and Orama peers and the JavaScript host.
-// The figures are held against issue 9's budgets.
+// LoCoMo, and, beside them, the bleve and Orama peers, the JavaScript host,
+// and the CPU time of one stateless request in workerd (Workerd). The figures
+// are held against issue 9's budgets and issue 18's.
 //
 // Run measures and returns a Report, the JSON object of `recmem bench --json`
 // (a contract: its keys do not change). WriteText, WriteMarkdown and Chart

@@ -76,6 +76,7 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 		}
 	}
 	fmt.Fprintln(w)
+	r.Workerd.writeMarkdown(w, num)
 	fmt.Fprintf(w, "Cold start (Go host): compile without cache %s ms, with a warm cache %s ms, instantiate %s ms, first answer (a unit added and a slate selected) %s ms; warm start to first answer %s ms.",
 		num(r.ColdStart["compile_nocache_ms"]), num(r.ColdStart["compile_warm_cache_ms"]), num(r.ColdStart["instantiate_ms"]), num(r.ColdStart["first_answer_ms"]), num(r.WarmStartMs))
 	fmt.Fprintf(w, " Module: %d bytes, %d gzipped.\n\n", r.WasmBytes, r.WasmGzipBytes)
@@ -88,4 +89,25 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", b.Name, num(b.Limit), num(b.Measured), mark)
 	}
+}
+
+// writeMarkdown writes the workerd request's table, or its error; nothing
+// when it was not run.
+func (wd *Workerd) writeMarkdown(w io.Writer, num func(float64) string) {
+	switch {
+	case wd == nil:
+		return
+	case wd.Error != "":
+		fmt.Fprintf(w, "workerd: %s\n\n", wd.Error)
+		return
+	}
+	fmt.Fprintf(w, "One stateless request in workerd %s (record + rank 20 + select + state in and out; CPU of the isolate's thread):\n\n", wd.Version)
+	fmt.Fprintln(w, "| units | CPU median | p90 | process CPU median | wall median | state bytes | gzipped |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	for _, n := range sizes(wd.RequestCPUMs) {
+		k := strconv.Itoa(n)
+		fmt.Fprintf(w, "| %d | %s ms | %s ms | %s ms | %s ms | %d | %d |\n", n, num(wd.RequestCPUMs[k].Median), num(wd.RequestCPUMs[k].P90),
+			num(wd.RequestProcessCPUMs[k].Median), num(wd.RequestWallMs[k].Median), wd.StateBytes[k], wd.StateGzipBytes[k])
+	}
+	fmt.Fprintln(w)
 }

@@ -23,6 +23,11 @@ func handReport() *Report {
 		Peers: map[string]any{"bleve": map[string]any{"select_ms": map[string]any{"500": 0.25}, "r_slate": 0.7},
 			"orama": map[string]any{"error": "no node"}},
 		Budgets: []Budget{{"signal_us (plugin)", 200, 30, true}, {"select_ms at 500 units (plugin, Go host)", 1, 2, false}},
+		Workerd: &Workerd{Version: "workerd 2026-11-17",
+			RequestCPUMs:        map[string]Stat{"500": {Median: 70.5, P90: 80, N: 9}, "0": {Median: 3, P90: 3.5, N: 9}},
+			RequestProcessCPUMs: map[string]Stat{"500": {Median: 75, P90: 90, N: 9}, "0": {Median: 6, P90: 7, N: 9}},
+			RequestWallMs:       map[string]Stat{"500": {Median: 82, P90: 95, N: 9}, "0": {Median: 7, P90: 8, N: 9}},
+			StateBytes:          map[string]int{"0": 778, "500": 149980}, StateGzipBytes: map[string]int{"0": 455, "500": 31502}},
 	}
 }
 
@@ -43,6 +48,9 @@ func TestWriteMarkdown(t *testing.T) {
 		"| orama | error: no node | | |",
 		"| signal_us (plugin) | 200 | 30 | met |",
 		"| select_ms at 500 units (plugin, Go host) | 1 | 2 | missed |",
+		// the empty memory first
+		"| 0 | 3 ms | 3.5 ms | 6 ms | 7 ms | 778 | 455 |",
+		"| 500 | 70.5 ms | 80 ms | 75 ms | 82 ms | 149980 | 31502 |",
 	} {
 		if !strings.Contains(md, "\n"+line+"\n") {
 			t.Errorf("markdown lacks %q:\n%s", line, md)
@@ -65,6 +73,9 @@ func TestWriteText(t *testing.T) {
 		"bleve: r_slate 0.7; 100 units 0 ms; 500 units 0.25 ms;",
 		"signal_us (plugin)                                         30 (budget 200) met",
 		"select_ms at 500 units (plugin, Go host)                    2 (budget 1) MISSED",
+		"workerd 2026-11-17, one stateless request (record + rank 20 + select + state in and out), median / p90:",
+		"      0 units: CPU 3 / 3.5 ms (process 6 ms), wall 7 ms; state 778 bytes, 455 gzipped",
+		"    500 units: CPU 70.5 / 80 ms (process 75 ms), wall 82 ms; state 149980 bytes, 31502 gzipped",
 	} {
 		if !strings.Contains(txt, "\n"+line+"\n") {
 			t.Errorf("text lacks %q:\n%s", line, txt)

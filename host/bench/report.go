@@ -56,6 +56,7 @@ type Report struct {
 	Wasm           Paths              `json:"wasm"`
 	Native         Paths              `json:"native"`
 	Node           map[string]any     `json:"node,omitempty"`
+	Workerd        *Workerd           `json:"workerd,omitempty"`
 	Budgets        []Budget           `json:"budgets"`
 	Machine        map[string]any     `json:"machine"`
 	Settings       map[string]any     `json:"settings"`

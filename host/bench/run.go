@@ -28,6 +28,7 @@ type Options struct {
 	Wasm    string        // the plugin's .wasm file
 	Peers   bool          // measure the bleve peer (go test ./host/peers, run in Root)
 	Node    bool          // measure the JavaScript host and the Orama peer (node web/bench/bench.mjs, run in Root)
+	Workerd bool          // time one stateless request in workerd (web/bench/worker.mjs; Linux, workerd under Root/web/node_modules)
 	Root    string        // the repository's root; "" leaves an error in place of the peers and Node
 
 	Progress io.Writer // where the stages are reported (nil: nowhere)
@@ -110,6 +111,14 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		node, orama := r.runNode(mem, catBytes)
 		rep.Node = node
 		rep.Peers["orama"] = orama
+	}
+	if r.Workerd {
+		if why := workerdSkip(r.Root); why != "" {
+			rep.Skipped = append(rep.Skipped, why)
+		} else {
+			r.progress("bench: workerd (web/bench/worker.mjs)")
+			rep.Workerd = r.runWorkerd(ctx, rt, catBytes, r.Catalog)
+		}
 	}
 	if r.Terminal {
 		fmt.Fprintln(r.Progress)

@@ -51,6 +51,7 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "recmem: r_slate %v at B=2000 (embedded model)\n\n", r.Quality["r_slate"])
+	r.Workerd.writeText(w)
 	for _, b := range r.Budgets {
 		mark := "MISSED"
 		if b.Met {
@@ -58,4 +59,24 @@ func (r *Report) WriteText(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%-48s %12.4g (budget %g) %s\n", b.Name, b.Measured, b.Limit, mark)
 	}
+}
+
+// writeText writes the workerd request's CPU and wall time per memory size,
+// or its error; nothing when it was not run.
+func (wd *Workerd) writeText(w io.Writer) {
+	switch {
+	case wd == nil:
+		return
+	case wd.Error != "":
+		fmt.Fprintf(w, "workerd: %s\n\n", wd.Error)
+		return
+	}
+	fmt.Fprintf(w, "%s, one stateless request (record + rank 20 + select + state in and out), median / p90:\n", wd.Version)
+	for _, n := range sizes(wd.RequestCPUMs) {
+		k := strconv.Itoa(n)
+		c, p, wall := wd.RequestCPUMs[k], wd.RequestProcessCPUMs[k], wd.RequestWallMs[k]
+		fmt.Fprintf(w, "  %5d units: CPU %.4g / %.4g ms (process %.4g ms), wall %.4g ms; state %d bytes, %d gzipped\n",
+			n, c.Median, c.P90, p.Median, wall.Median, wd.StateBytes[k], wd.StateGzipBytes[k])
+	}
+	fmt.Fprintln(w)
 }

@@ -26,10 +26,14 @@ func RankMemory(cat *catalog.Catalog, n int) [][]byte {
 
 // Rank10 is the i-th rank input: ten catalog items, spread over the
 // catalog and different for consecutive i.
-func Rank10(cat *catalog.Catalog, i int) []byte {
-	ids := make([]string, 10)
+func Rank10(cat *catalog.Catalog, i int) []byte { return RankN(cat, i, 10) }
+
+// RankN is the i-th rank input of n candidates: catalog items spread over
+// the catalog, different for consecutive i (Rank10 is RankN with n = 10).
+func RankN(cat *catalog.Catalog, i, n int) []byte {
+	ids := make([]string, n)
 	for j := range ids {
-		ids[j] = cat.IDs[((i*10+j)*13+5)%cat.Len()]
+		ids[j] = cat.IDs[((i*n+j)*13+5)%cat.Len()]
 	}
 	b, _ := json.Marshal(map[string]any{"candidates": ids})
 	return b

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { Recmem, RecmemError } from 'recmem';
+import { Recmem, RecmemError, StateError, packState, stateTag, unpackState } from 'recmem';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const wasm = readFileSync(process.env.RECMEM_WASM || path.join(root, 'out/plugin.wasm'));
@@ -99,5 +99,32 @@ test('bytes that are a view (a Node Buffer from readFile) are sent as they are',
   const rm = await Recmem.open({ module, catalog: readFileSync(path.join(root, 'testdata/catalog/tiny.json')) });
   const state = Buffer.from(`xx${await rm.exportState()}`).subarray(2);
   assert.equal((await rm.importState(state)).ok, true);
+  await rm.close();
+});
+
+test('packState, unpackState, stateTag: the stateless API\'s wire form, as the Go host writes it', async () => {
+  // echo -n '{"a":1}' | sha256sum
+  assert.equal(await stateTag('{"a":1}'), 'sha256:015abd7f5cc57a2dd94b7590f04ad8084273905ee33ec5cebeae62276a97f862');
+  assert.equal(await stateTag(new TextEncoder().encode('{"a":1}')), await stateTag('{"a":1}'));
+  // host.PackState([]byte(`{"a":1}`)), as Go's compress/gzip writes it.
+  const fromGo = 'H4sIAAAAAAAE/wAHAPj/eyJhIjoxfQEAAP//r6wbVgcAAAA=';
+  assert.equal(new TextDecoder().decode(await unpackState(fromGo)), '{"a":1}');
+  const rm = await Recmem.open({ module });
+  await rm.record([{ user: 'u1', item: 'g1', action: 'like', meta: { title: titles[0] }, time: 1700000000 }]);
+  const doc = await rm.exportState();
+  const packed = await packState(doc);
+  assert.match(packed, /^H4sI/);
+  assert.equal(new TextDecoder().decode(await unpackState(packed)), doc);
+  const cases = [
+    [() => unpackState('not base64!'), 'state: not base64', false],
+    [() => unpackState(btoa('{"a":1}')), 'state: not gzip', false],
+    [() => unpackState(packed.slice(0, 40)), 'state: truncated or damaged', false],
+    [() => unpackState(packed, { maxBytes: 100 }), 'state: too large to serve: the state document is more than 100 bytes', true],
+    [() => unpackState(null), 'state: a string of base64 is required, not null', false],
+  ];
+  for (const [f, msg, tooLarge] of cases) {
+    await assert.rejects(f(), (err) => err instanceof StateError && err.message.startsWith(msg) && err.tooLarge === tooLarge);
+  }
+  assert.ok(rm.memoryBytes() >= 1 << 20, 'the instance has its linear memory');
   await rm.close();
 });

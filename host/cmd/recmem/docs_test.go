@@ -168,6 +168,8 @@ func (e *docEnv) check(t *testing.T, b docBlock) {
 		e.httpRequest(t, b)
 	case b.file == "docs/js.md" && b.lang == "":
 		e.nodeOutput(t, b)
+	case b.file == "docs/js.md" && b.lang == "json":
+		e.verbatim(t, b, "web/examples/deno-imports.json")
 	case b.file == "docs/exports.md" && b.lang == "":
 		e.errorMessages(t, b)
 	case b.file == "docs/exports.md" && b.lang == "json":
@@ -317,11 +319,16 @@ func (e *docEnv) commands(t *testing.T, b docBlock) {
 			}
 		case words[0] == "cd" && len(words) > 1:
 			for _, w := range words {
-				if strings.HasSuffix(w, ".js") {
+				if strings.HasSuffix(w, ".js") || strings.HasSuffix(w, ".capnp") {
 					mustExist(t, filepath.Join(words[1], w))
 				}
 			}
 			mustExist(t, words[1])
+		case words[0] == "node" && len(words) > 1 && strings.HasPrefix(words[1], "examples/"):
+			// Run from web/ (web/test/examples.test.mjs and worker.test.mjs run them).
+			mustExist(t, filepath.Join("web", words[1]))
+		case words[0] == "deno" && len(words) > 1 && words[1] == "run":
+			e.denoCommand(t, words[2:])
 		case words[0] == "go" && len(words) > 2 && words[1] == "run":
 			mustExist(t, words[2])
 		default:
@@ -423,6 +430,42 @@ func (e *docEnv) nodeOutput(t *testing.T, b docBlock) {
 	}
 	if string(out) != b.text {
 		t.Fatalf("examples/node.mjs prints\n%s\nthe doc says\n%s", out, b.text)
+	}
+}
+
+// denoCommand checks a `deno run` line of docs/js.md, run from web/: the
+// files it names exist, and, when deno is on the PATH, it runs as written
+// and prints what the Node example prints (the browser build's "wasi: 0 0"
+// lines aside). Deno is not installed by ./build.sh.
+func (e *docEnv) denoCommand(t *testing.T, args []string) {
+	for _, a := range args {
+		if _, v, ok := strings.Cut(a, "="); ok {
+			a = v // --import-map=FILE
+		}
+		if strings.HasSuffix(a, ".mjs") || strings.HasSuffix(a, ".json") {
+			mustExist(t, filepath.Join("web", a))
+		}
+	}
+	deno, err := exec.LookPath("deno")
+	if err != nil {
+		t.Log("deno is not on the PATH: its command is not run")
+		return
+	}
+	cmd := exec.Command(deno, append([]string{"run"}, args...)...)
+	cmd.Dir = filepath.Join(repo, "web")
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("deno run %s: %v", strings.Join(args, " "), err)
+	}
+	var kept []string
+	for _, line := range strings.SplitAfter(string(out), "\n") {
+		if line != "wasi: 0 0\n" {
+			kept = append(kept, line)
+		}
+	}
+	if want := "maintenance: maintain\nc1 0.9 Prefers Xbox One\nrestored: true\n"; strings.Join(kept, "") != want {
+		t.Fatalf("deno run prints\n%s\nnot what Node prints\n%s", out, want)
 	}
 }
 

@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -61,7 +59,7 @@ func runEvalInstructions(args []string, stdout, stderr io.Writer) int {
 	if *casesDir == "" {
 		*casesDir = findUp("testdata/instructions")
 	}
-	cat, err := readPageCatalog(*catFile, *specFile, *tableFile)
+	cat, err := intentlab.ReadPageCatalog(*catFile, *specFile, *tableFile)
 	if err != nil {
 		return fail(err)
 	}
@@ -98,52 +96,6 @@ func runEvalInstructions(args []string, stdout, stderr io.Writer) int {
 	}
 	printInstrReport(stdout, rep)
 	return 0
-}
-
-// readPageCatalog reads the demo catalog, the ranker spec and the intent
-// table the page ranks with; spec and table default to games-ranker.json and
-// games-intent.json beside the catalog.
-func readPageCatalog(catFile, specFile, tableFile string) (intentlab.Catalog, error) {
-	cat := intentlab.Catalog{Dataset: "games-demo"}
-	if specFile == "" {
-		specFile = filepath.Join(filepath.Dir(catFile), "games-ranker.json")
-	}
-	if tableFile == "" {
-		tableFile = filepath.Join(filepath.Dir(catFile), "games-intent.json")
-	}
-	items, err := readDemoItems(catFile)
-	if err != nil {
-		return cat, err
-	}
-	b, err := os.ReadFile(specFile)
-	if err == nil {
-		err = json.Unmarshal(b, &cat.Spec)
-	}
-	if err != nil {
-		return cat, fmt.Errorf("--ranker: %w", err)
-	}
-	if cat.Intent, err = os.ReadFile(tableFile); err != nil {
-		return cat, fmt.Errorf("--intent: %w", err)
-	}
-	for _, it := range items {
-		cat.Items = append(cat.Items, it.labItem())
-	}
-	return cat, nil
-}
-
-func readDemoItems(path string) ([]DemoItem, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var c DemoCatalog
-	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(c.Items) == 0 {
-		return nil, fmt.Errorf("%s: no items", path)
-	}
-	return c.Items, nil
 }
 
 // labItem is a demo item as intentlab judges it.

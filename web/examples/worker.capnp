@@ -1,0 +1,33 @@
+# workerd's configuration for examples/worker.mjs: recmem's stateless HTTP
+# API (docs/http.md) in a Worker, on 127.0.0.1:8787.
+#
+#   cd web && npx workerd serve examples/worker.capnp
+#   RECMEM_SEAL_KEY=$(head -c 32 /dev/urandom | base64) npx workerd serve examples/worker.capnp
+#
+# Paths are relative to this file; out/plugin.wasm is built by ./build.sh.
+using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [(name = "recmem", worker = .recmem)],
+  sockets = [(name = "http", address = "127.0.0.1:8787", http = (), service = "recmem")],
+);
+
+const recmem :Workerd.Worker = (
+  modules = [
+    (name = "worker.mjs", esModule = embed "worker.mjs"),
+    # The module as a Wasm module binding: compiled when the Worker loads,
+    # imported by the Worker as a WebAssembly.Module.
+    (name = "plugin.wasm", wasm = embed "../../out/plugin.wasm"),
+    # recmem.js, and @extism/extism's browser build (one self-contained file).
+    (name = "recmem", esModule = embed "../recmem.js"),
+    (name = "@extism/extism", esModule = embed "../node_modules/@extism/extism/dist/browser/mod.js"),
+  ],
+  bindings = [
+    # The catalog rank uses: server configuration, as recmem serve --catalog.
+    (name = "RECMEM_CATALOG", data = embed "../../testdata/catalog/tiny.json"),
+    # A secret that seals the states handed out (at least 32 bytes), taken
+    # from the environment; unset, states are tagged with their SHA-256.
+    (name = "RECMEM_SEAL_KEY", fromEnvironment = "RECMEM_SEAL_KEY"),
+  ],
+  compatibilityDate = "2025-09-01",
+);

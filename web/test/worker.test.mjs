@@ -1,0 +1,294 @@
+// examples/worker.mjs in workerd (Cloudflare's open-source Workers runtime,
+// from npm), on loopback: the stateless HTTP API of docs/http.md at the edge.
+// The memory travels with every request and evolves as it does in Node and
+// in `recmem serve`; bad input is refused and leaves the client's state as
+// it was; requests of different users never meet.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import os from 'node:os';
+import path from 'node:path';
+import { Recmem, packState, stateTag, unpackState } from 'recmem';
+
+const run = promisify(execFile);
+const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(web, '..');
+const wasmPath = process.env.RECMEM_WASM || path.join(root, 'out/plugin.wasm');
+const workerd = path.join(web, 'node_modules/.bin/workerd');
+const recmemBin = process.env.RECMEM_BIN || path.join(root, 'bin/recmem');
+const catalog = path.join(root, 'testdata/catalog/tiny.json');
+const sealKey = 'a-test-seal-key-of-at-least-32-bytes!';
+
+// startWorkerd serves examples/worker.capnp on a free loopback port, the
+// port read from workerd's control messages.
+async function startWorkerd(env = {}) {
+  const proc = spawn(workerd, ['serve', 'examples/worker.capnp', '--socket-addr', 'http=127.0.0.1:0', '--control-fd', '3'],
+    { cwd: web, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'pipe', 'pipe'] });
+  let stderr = '';
+  proc.stderr.on('data', (d) => { stderr += d; });
+  const url = await new Promise((resolve, reject) => {
+    let ctl = '';
+    const timer = setTimeout(() => reject(new Error(`workerd did not listen: ${stderr}`)), 60000);
+    proc.stdio[3].on('data', (d) => {
+      ctl += d;
+      for (const line of ctl.split('\n')) {
+        const m = line.trim() && JSON.parse(line);
+        if (m?.event === 'listen' && m.socket === 'http') {
+          clearTimeout(timer);
+          resolve(`http://127.0.0.1:${m.port}`);
+        }
+      }
+    });
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`workerd exited ${code}: ${stderr}`)); });
+  });
+  return { url, stderr: () => stderr, close: () => new Promise((resolve) => { proc.on('exit', resolve); proc.kill('SIGTERM'); }) };
+}
+
+// startServe runs `recmem serve` on a free loopback port.
+async function startServe(args = []) {
+  const proc = spawn(recmemBin, ['serve', '--addr', '127.0.0.1:0', '--wasm', wasmPath, '--web', web, '--catalog', catalog, ...args],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no URL from recmem serve: ${out}`)), 30000);
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+/);
+      if (m) { clearTimeout(timer); resolve(m[0]); }
+    });
+    proc.on('exit', (code) => reject(new Error(`recmem serve exited ${code}`)));
+  });
+  return { url, close: () => new Promise((resolve) => { proc.on('exit', resolve); proc.kill('SIGINT'); }) };
+}
+
+// post sends one request and returns the status and the decoded answer.
+async function post(base, exportName, body) {
+  const res = await fetch(`${base}/v1/${exportName}`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+// call runs an export on a memory ({state, tag}, {} for a new one), checks
+// the answer is a 200 based on that memory, and returns it.
+async function call(base, exportName, input, memory = {}) {
+  const { status, body } = await post(base, exportName, { ...memory, input });
+  assert.equal(status, 200, `${exportName}: ${JSON.stringify(body)}`);
+  assert.equal(body.base_tag, memory.tag ?? 'new');
+  return body;
+}
+
+const doc = async (state) => new TextDecoder().decode(await unpackState(state));
+const titles = ['Halo 5: Guardians - Xbox One', 'Forza Horizon 3 - Xbox One', 'Gears of War 4 - Xbox One',
+  'Halo Wars 2 - Xbox One', 'Sea of Thieves - Xbox One'];
+const signal = (i, user = 'u1') => ({ user, item: `g${i}`, action: 'purchase', meta: { title: titles[i % titles.length] }, time: 1700000000 + i * 86400, client_id: `${user}-${i}` });
+const units = [
+  { id: 'D1:1', session: 'S1', date: '8 May 2023', speaker: 'Ann', text: 'I signed up for a pottery class on Tuesdays.' },
+  { id: 'D1:2', session: 'S1', date: '8 May 2023', speaker: 'Ben', text: 'Nice, what will you make?' },
+  { id: 'D2:1', session: 'S2', date: '9 May 2023', speaker: 'Ann', text: 'My sister Maya moved to Lisbon last spring.' },
+];
+
+let wd;
+before(async () => {
+  assert.ok(existsSync(workerd), `${workerd} is missing: run npm ci in web/ (./build.sh does)`);
+  wd = await startWorkerd();
+});
+after(async () => { await wd?.close(); });
+
+test('examples/http.mjs runs against the Worker as against recmem serve', async () => {
+  const { stdout } = await run(process.execPath, ['examples/http.mjs', wd.url], { cwd: web });
+  assert.equal(stdout, 'c1 0.9 Prefers Xbox One\n400: apply_ops: input.ops[0].chunk: unknown chunk "c9"\n');
+});
+
+test('the state round trip: each request carries the memory the last one returned', async () => {
+  const steps = [];
+  let memory = {};
+  let answer;
+  for (let i = 0; i < 5; i++) {
+    answer = await call(wd.url, 'record', { signals: [signal(i)] }, memory);
+    assert.equal(answer.changed, true);
+    assert.equal(answer.result.events_added, 1);
+    assert.equal(answer.tag, await stateTag(await unpackState(answer.state)), 'the tag is the SHA-256 of the document');
+    assert.notEqual(answer.tag, memory.tag);
+    steps.push(['record', { signals: [signal(i)] }]);
+    memory = { state: answer.state, tag: answer.tag };
+  }
+  // The fifth signal maintained the memory (the fixed scheduler, B = 5).
+  assert.equal(answer.result.maintenance.decision, 'maintain');
+  const view = await call(wd.url, 'get_memory', {}, memory);
+  assert.equal(view.changed, false);
+  assert.equal(view.tag, memory.tag, 'a read answers with the state it was given');
+  assert.deepEqual(view.result.chunks.map((c) => [c.id, c.strength, c.text]), [['c1', 0.9, 'Prefers Xbox One']]);
+  assert.equal(view.result.events.length, 5);
+
+  // The same signal again (a retry, with its client_id): listed as repeated, recorded once.
+  const retry = await call(wd.url, 'record', { signals: [signal(4)] }, memory);
+  assert.deepEqual(retry.result.repeated?.length, 1);
+  assert.equal(retry.result.events_added, 0);
+
+  answer = await call(wd.url, 'add_units', { units }, memory);
+  assert.equal(answer.result.units, 3);
+  steps.push(['add_units', { units }]);
+  memory = { state: answer.state, tag: answer.tag };
+  const slate = await call(wd.url, 'select_slate', { query: 'where does Maya live now', budget: 30 }, memory);
+  assert.equal(slate.result.units.find((u) => u.rank === 1).id, 'D2:1');
+  assert.equal(slate.changed, false);
+  const ranked = await call(wd.url, 'rank', { candidates: ['a', 'b', 'c'], k: 2 }, memory);
+  assert.equal(ranked.result.ranking.length, 2, 'rank uses the catalog binding');
+
+  // Node, running the same exports on recmem.js, reaches the same document, byte for byte.
+  const rm = await Recmem.open({ module: new Uint8Array(readFileSync(wasmPath)) });
+  for (const [name, input] of steps) await rm.call(name, input);
+  assert.equal(await doc(memory.state), await rm.exportState());
+  await rm.close();
+});
+
+test('two requests on one memory answer with the same base_tag (lost updates show)', async () => {
+  const first = await call(wd.url, 'record', { signals: [signal(0)] });
+  const memory = { state: first.state, tag: first.tag };
+  const [a, b] = await Promise.all([
+    call(wd.url, 'record', { signals: [signal(1)] }, memory),
+    call(wd.url, 'record', { signals: [signal(2)] }, memory),
+  ]);
+  assert.equal(a.base_tag, memory.tag);
+  assert.equal(b.base_tag, memory.tag);
+  assert.notEqual(a.tag, b.tag);
+});
+
+test('concurrent users never see each other\'s memory', async () => {
+  const users = ['ann', 'ben', 'cy', 'dee'];
+  const memories = Object.fromEntries(users.map((u) => [u, {}]));
+  for (let round = 0; round < 3; round++) {
+    const answers = await Promise.all(users.map((u, k) => call(wd.url, 'record', { signals: [signal(round * 4 + k, u)] }, memories[u])));
+    answers.forEach((a, k) => { memories[users[k]] = { state: a.state, tag: a.tag }; });
+  }
+  const views = await Promise.all(users.map((u) => call(wd.url, 'get_memory', {}, memories[u])));
+  views.forEach((v, k) => {
+    assert.equal(v.result.events.length, 3);
+    assert.deepEqual([...new Set(v.result.events.map((e) => e.user))], [users[k]]);
+  });
+  // A request without a state starts from the empty memory, whatever ran before it.
+  const fresh = await call(wd.url, 'get_memory', {});
+  assert.equal(fresh.result.events.length, 0);
+  assert.equal(fresh.changed, false);
+});
+
+test('bad input is refused with a clear error, and the state sent stays good', async () => {
+  const start = await call(wd.url, 'record', { signals: [signal(0)] });
+  const memory = { state: start.state, tag: start.tag };
+  const text = await doc(memory.state);
+  const tampered = await packState(text.replace('"g0"', '"g9"'));
+  const big = await packState(`{"pad":"${'x'.repeat(1 << 20)}"}`);
+  const notUTF8 = new Uint8Array([...new TextEncoder().encode(text.slice(0, 20)), 0xff, ...new TextEncoder().encode(text.slice(20))]);
+  const cases = [
+    ['apply_ops', { ...memory, input: { ops: [{ op: 'boost', chunk: 'c9' }] } }, 400, 'apply_ops: input.ops[0].chunk: unknown chunk "c9"'],
+    ['record', { ...memory, input: { signals: [{ ...signal(1), time: 1.7e12 }] } }, 400, 'looks like milliseconds'],
+    ['record', { state: tampered, tag: memory.tag, input: { signals: [signal(1)] } }, 422, 'tag: does not match the state'],
+    ['record', { state: memory.state.slice(0, memory.state.length / 2), tag: memory.tag }, 400, 'state: truncated or damaged'],
+    ['record', { state: 'not base64!', tag: memory.tag }, 400, 'state: not base64'],
+    ['record', { state: await packState(notUTF8), tag: await stateTag(notUTF8) }, 400, 'state: not UTF-8'],
+    ['record', { state: big, tag: 'sha256:0' }, 413, 'state: too large to serve'],
+    ['record', { tag: memory.tag, input: { signals: [signal(1)] } }, 400, 'tag: given without a state'],
+    ['record', { ...memory, inputs: {} }, 400, 'body: unknown field "inputs"'],
+    ['record', '{"state": ', 400, 'body: '],
+    ['load_catalog', { input: {} }, 403, 'load_catalog is not served by the stateless API'],
+    ['import_state', { input: text }, 403, 'import_state is not served by the stateless API'],
+    ['teleport', {}, 404, 'unknown export "teleport"'],
+  ];
+  for (const [name, body, status, message] of cases) {
+    const res = await post(wd.url, name, body);
+    assert.equal(res.status, status, `${name} ${JSON.stringify(res.body)}`);
+    assert.equal(res.body.error.status, status);
+    assert.ok(res.body.error.message.includes(message), `${res.body.error.message} lacks ${message}`);
+  }
+  const get = await fetch(`${wd.url}/v1/record`);
+  assert.equal(get.status, 405);
+  assert.equal(get.headers.get('allow'), 'POST');
+  const huge = await fetch(`${wd.url}/v1/record`, { method: 'POST', body: 'x'.repeat((8 << 20) + 1) });
+  assert.equal(huge.status, 413);
+  // The client's memory is as it was: the next request on it succeeds, from the same base.
+  const again = await call(wd.url, 'record', { signals: [signal(1)] }, memory);
+  assert.equal(again.result.events_added, 1);
+  assert.equal(wd.stderr().includes('recmem: /v1/'), false, 'no request above trapped');
+});
+
+test('the same memory moves between recmem serve and the Worker', async () => {
+  const serve = await startServe();
+  try {
+    let memory = {};
+    for (let i = 0; i < 6; i++) {
+      const host = i % 2 ? serve.url : wd.url;
+      const input = { signals: [signal(i)] };
+      const a = await call(host, 'record', input, memory);
+      // The other host, given the same request, answers the same result and the same tag.
+      const b = await call(i % 2 ? wd.url : serve.url, 'record', input, memory);
+      assert.deepEqual(b.result, a.result);
+      assert.equal(b.tag, a.tag);
+      memory = { state: a.state, tag: a.tag };
+    }
+    const [w, s] = await Promise.all([call(wd.url, 'rank', { candidates: ['a', 'b', 'c'] }, memory), call(serve.url, 'rank', { candidates: ['a', 'b', 'c'] }, memory)]);
+    assert.deepEqual(w.result, s.result);
+    // The module reads the input as the client wrote it, on both hosts:
+    // numbers JSON.parse would round, a name given twice, an escaped name, a byte-order mark.
+    const bodies = [
+      ['get_memory', '{"input":{"journal_limit":1e400}}'],
+      ['record', '{"input":{"signals":[{"user":"u","item":"a","action":"like","time":9223372036854775807}]}}'],
+      ['record', '{"input" : {"signals":[{"user":"u\\u0000","item":"a","action":"like","time":1700000000}]}, "input": {"signals":[{"user":"u","item":"a","action":"like","time":1700000000}]}}'],
+      ['get_memory', '{"\\u0069nput": {"journal_limit": 2}}'],
+      ['get_memory', '{"input": "{\\"journal_limit\\": 2}"}'],
+      ['select_slate', `{"state": "${memory.state}", "tag": "${memory.tag}", "input": {"query": "a \\"quoted\\" [word] {x}", "budget": 10}}`],
+      ['record', '\ufeff{"input":{}}'],
+    ];
+    for (const [name, body] of bodies) {
+      const [a, b] = await Promise.all([post(wd.url, name, body), post(serve.url, name, body)]);
+      assert.equal(a.status, b.status, `${body}: ${JSON.stringify(a.body)} ${JSON.stringify(b.body)}`);
+      // A body that is not JSON is refused by each host's own parser, in its own words.
+      if (!a.body.error?.message.startsWith('body: ')) assert.deepEqual(a.body.error ?? a.body.result, b.body.error ?? b.body.result, body);
+    }
+  } finally {
+    await serve.close();
+  }
+});
+
+test('with RECMEM_SEAL_KEY the Worker seals its states, as recmem serve --seal-key-file does', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'recmem-worker-'));
+  writeFileSync(path.join(dir, 'seal.key'), sealKey);
+  const sealed = await startWorkerd({ RECMEM_SEAL_KEY: sealKey });
+  const serve = await startServe(['--seal-key-file', path.join(dir, 'seal.key')]);
+  try {
+    const a = await call(sealed.url, 'record', { signals: [signal(0)] });
+    assert.match(a.tag, /^hmac-sha256:[0-9a-f]{64}$/);
+    const b = await call(serve.url, 'record', { signals: [signal(0)] });
+    assert.equal(b.tag, a.tag, 'the same key gives the same seal');
+    const memory = { state: a.state, tag: a.tag };
+    const next = await call(serve.url, 'record', { signals: [signal(1)] }, memory);
+    const back = await call(sealed.url, 'get_memory', {}, { state: next.state, tag: next.tag });
+    assert.equal(back.result.events.length, 2);
+
+    // Without the seal, or with another key's: refused, 422.
+    const plain = { state: a.state, tag: await stateTag(await unpackState(a.state)) };
+    let res = await post(sealed.url, 'get_memory', { ...plain, input: {} });
+    assert.equal(res.status, 422);
+    assert.match(res.body.error.message, /^tag: this server seals its states/);
+    const other = await Recmem.open({ module: new Uint8Array(readFileSync(wasmPath)), sealKey: 'another-key-of-at-least-32-bytes-long' });
+    await other.record([signal(0)]);
+    const text = await other.exportState();
+    await other.close();
+    const nl = text.indexOf('\n');
+    res = await post(sealed.url, 'get_memory', { state: await packState(text.slice(nl + 1)), tag: text.slice(0, nl), input: {} });
+    assert.equal(res.status, 422);
+    assert.match(res.body.error.message, /^tag: does not match the state's seal/);
+    // The unsealed Worker takes no sealed tag for a plain hash.
+    res = await post(wd.url, 'get_memory', { ...memory, input: {} });
+    assert.equal(res.status, 422);
+  } finally {
+    await sealed.close();
+    await serve.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
