@@ -35,7 +35,7 @@ type Catalog struct {
 	IDs       []string
 	Meta      [][]string // per item, one string per MetaNames entry
 	Pop       []float32  // interaction counts in the training logs
-	Recent    []float32  // recency-weighted counts (cf.RecentPopularity, window 10, decay 0.8)
+	Recent    []float32  // recency-weighted counts (rec.RecentPopularity, window 10, decay 0.8)
 	Dim       int
 	Factors   []float32 // Items × Dim, dequantized at load
 	Bias      []float32
@@ -133,6 +133,11 @@ func (c *Catalog) Similarity(i, j int) float64 { return weight(c.CoOc[i], j) }
 
 // ErrFormat is wrapped by every decoding error.
 var ErrFormat = errors.New("catalog: bad format")
+
+// Finish checks a catalog filled field by field (offline training builds
+// one so, rec.BuildCatalog) and indexes its ids: call it once, before the
+// catalog is used. Decode and Parse call it themselves. O(items).
+func (c *Catalog) Finish() error { return c.finish() }
 
 // finish builds the index and checks the shapes.
 func (c *Catalog) finish() error {

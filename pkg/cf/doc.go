@@ -1,8 +1,10 @@
-// Package cf holds the collaborative-filtering models recmem learns from
-// interaction logs: item popularity, item-item co-occurrence (item-kNN),
-// last-item transitions, and BPR matrix factorisation with its user fold-in.
+// Package cf is the collaborative-filtering scoring the ranker runs at
+// request time: the user's factor folded in from their history against the
+// catalog's item factors (FoldIn), factor dot products (Dot), and
+// recency-weighted item-item scores over the history (RecencyScore).
 //
-// Training data is always a set of item sequences (oldest first), one per user,
-// with items as dense indices in [0, n). Everything is deterministic: the only
-// randomness is a *rand.Rand the caller seeds.
+// The models themselves (BPR, the factorised transitions, co-occurrence and
+// transition counts, popularity) are learned offline by package rec and
+// shipped in the catalog. Everything is deterministic: the only randomness
+// is a seed the caller gives.
 package cf

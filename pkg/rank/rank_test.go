@@ -128,31 +128,6 @@ func TestRank(t *testing.T) {
 	}
 }
 
-func TestLearn(t *testing.T) {
-	// Feature 0 (collaborative) separates the target; feature 2 is constant;
-	// feature 3 (popularity) favours the negatives.
-	mk := func(a, pop float64) []float64 {
-		v := make([]float64, len(Features))
-		v[0], v[2], v[3] = a, 7, pop
-		return v
-	}
-	var cases [][][]float64
-	for i := range 50 {
-		x := float64(i % 5)
-		cases = append(cases, [][]float64{mk(x+1, 0), mk(x, 1), mk(x-1, 2)})
-	}
-	w, s := Learn(cases, LearnConfig{})
-	if w["collaborative"] <= 0 || w["popularity"] >= 0 {
-		t.Errorf("weights %v", w)
-	}
-	if _, ok := w["cooccurrence"]; ok {
-		t.Errorf("a constant feature got a weight: %v", w)
-	}
-	if s["collaborative"] <= 0 {
-		t.Errorf("scales %v", s)
-	}
-}
-
 // BenchmarkRank ranks 5 candidates for a 3-event user on the tiny catalog;
 // BenchmarkPopularity is the naive baseline (sort by popularity alone).
 func BenchmarkRank(b *testing.B) {

@@ -8,7 +8,7 @@
 // popularity, overall and recent; lexical (BM25) and dense (word-vector)
 // matches of the item's metadata against the events, the preference chunks and
 // profile, and the instruction; and novelty. The weights are learned on the
-// validation split (Learn) and shipped in the catalog. Another ranker (an LLM)
+// validation split (rec.LearnWeights) and shipped in the catalog. Another ranker (an LLM)
 // can take the same slot: anything that implements Scorer. Features and
 // DefaultWeights are read-only after init.
 package rank

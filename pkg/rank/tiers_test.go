@@ -70,33 +70,3 @@ func TestMaskAndScoreWith(t *testing.T) {
 		t.Errorf("ScoreWith = %v, want %v", got, want)
 	}
 }
-
-func TestLearnKeepsSigns(t *testing.T) {
-	// disliked_text is higher on every target than on its negative: left
-	// free, its weight would be positive.
-	idx := map[string]int{}
-	for f, n := range Features {
-		idx[n] = f
-	}
-	vec := func(pop, disliked float64) []float64 {
-		v := make([]float64, len(Features))
-		v[idx["popularity"]], v[idx["disliked_text"]] = pop, disliked
-		return v
-	}
-	var cases [][][]float64
-	for i := range 20 {
-		cases = append(cases, [][]float64{vec(float64(i%3), 2), vec(float64((i+1)%3), 0)})
-	}
-	w, _ := Learn(cases, LearnConfig{})
-	if w["disliked_text"] > 0 {
-		t.Errorf("disliked_text weight %v > 0", w["disliked_text"])
-	}
-	// The same data on the preference match: free, its weight would be
-	// negative.
-	for _, c := range cases {
-		c[0][idx["preference"]], c[1][idx["preference"]] = 0, 1
-	}
-	if w, _ := Learn(cases, LearnConfig{}); w["preference"] < 0 {
-		t.Errorf("preference weight %v < 0", w["preference"])
-	}
-}

@@ -48,20 +48,20 @@ const KNNDecay = 0.9
 // histories.
 type Baselines struct {
 	Pop  []float64
-	KNN  *cf.Sparse
-	BPR  *cf.BPR
+	KNN  *Sparse
+	BPR  *BPR
 	user map[string]int // user -> BPR row
 }
 
 // TrainBaselines fits popularity, item-kNN and BPR-MF to the histories of
 // seqs. O(BPR training).
-func TrainBaselines(seqs []dataset.Sequence, nItems int, bpr cf.BPRConfig, rng *rand.Rand) *Baselines {
+func TrainBaselines(seqs []dataset.Sequence, nItems int, bpr BPRConfig, rng *rand.Rand) *Baselines {
 	h := Histories(seqs)
-	b := &Baselines{Pop: cf.Popularity(h, nItems), KNN: cf.CoOccurrence(h, nItems), user: map[string]int{}}
+	b := &Baselines{Pop: Popularity(h, nItems), KNN: CoOccurrence(h, nItems), user: map[string]int{}}
 	for i, s := range seqs {
 		b.user[s.User] = i
 	}
-	b.BPR = cf.TrainBPR(h, nItems, bpr, rng)
+	b.BPR = TrainBPR(h, nItems, bpr, rng)
 	return b
 }
 

@@ -44,10 +44,10 @@ type TierResult struct {
 
 // Factorial runs the tier study: for each combination, mask the validation
 // and test feature vectors (rank.Mask), learn weights on the validation ones
-// (rank.Learn), and score both. valid and test are lists of cases' feature
+// (LearnWeights), and score both. valid and test are lists of cases' feature
 // vectors, target first; cases gives the test users for the held-out split.
 // O(8 × Learn).
-func Factorial(valid, test [][][]float64, cases []Case, cfg rank.LearnConfig) []TierResult {
+func Factorial(valid, test [][][]float64, cases []Case, cfg LearnConfig) []TierResult {
 	var out []TierResult
 	for _, t := range AllTiers() {
 		keep := t.keep()
@@ -63,7 +63,7 @@ func Factorial(valid, test [][][]float64, cases []Case, cfg rank.LearnConfig) []
 			return m
 		}
 		vm, tm := mask(valid), mask(test)
-		w, s := rank.Learn(vm, cfg)
+		w, s := LearnWeights(vm, cfg)
 		score := func(groups [][][]float64) []int {
 			ranks := make([]int, len(groups))
 			for i, g := range groups {

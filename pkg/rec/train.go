@@ -6,19 +6,18 @@ import (
 	"math/rand/v2"
 
 	"github.com/recmem/recmem/pkg/catalog"
-	"github.com/recmem/recmem/pkg/cf"
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/rank"
 )
 
 // TrainConfig sets TrainCatalog. The zero value means the documented defaults.
 type TrainConfig struct {
-	BPR       cf.BPRConfig
-	Seq       cf.SeqConfig
-	Neighbors int    // sparse neighbours kept per item (default catalog.DefaultNeighbors)
+	BPR       BPRConfig
+	Seq       SeqConfig
+	Neighbors int    // sparse neighbours kept per item (default DefaultNeighbors)
 	Seed      uint64 // PCG seed of BPR (default 1)
 	EventCap  int    // event memory of the validation replays (default DefaultEventCap)
-	Learn     rank.LearnConfig
+	Learn     LearnConfig
 	// Progress, when set, receives one line per stage.
 	Progress func(string)
 }
@@ -39,7 +38,7 @@ type Trained struct {
 //
 //  1. on the validation split: models from the validation histories, each
 //     validation user's memory built retrospectively (Retrospective), the
-//     ranker's features on the validation cases, weights by rank.Learn;
+//     ranker's features on the validation cases, weights by LearnWeights;
 //  2. on the test split: models from the test histories (which end where the
 //     test targets begin), plus the weights of pass 1.
 //
@@ -59,8 +58,8 @@ func TrainCatalog(d *dataset.RecBole, cfg TrainConfig) (*Trained, error) {
 	say("validation pass: training BPR on %d histories", len(d.Valid))
 	vb := TrainBaselines(d.Valid, len(d.Items), cfg.BPR, rand.New(rand.NewPCG(cfg.Seed, 1)))
 	say("validation pass: training the transition model")
-	vs := cf.TrainSequential(Histories(d.Valid), len(d.Items), cfg.Seq, rand.New(rand.NewPCG(cfg.Seed, 3)))
-	vcat, err := roundTrip(catalog.Build(d, Histories(d.Valid), vb.BPR, vs, cfg.Neighbors))
+	vs := TrainSequential(Histories(d.Valid), len(d.Items), cfg.Seq, rand.New(rand.NewPCG(cfg.Seed, 3)))
+	vcat, err := roundTrip(BuildCatalog(d, Histories(d.Valid), vb.BPR, vs, cfg.Neighbors))
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +82,7 @@ func TrainCatalog(d *dataset.RecBole, cfg TrainConfig) (*Trained, error) {
 		return nil, fmt.Errorf("rec: %s: no validation case has %d candidates to learn weights on", d.Name, NumCandidates)
 	}
 	say("learning weights on %d validation cases", len(groups))
-	w, s := rank.Learn(groups, cfg.Learn)
+	w, s := LearnWeights(groups, cfg.Learn)
 	vcat.Weights, vcat.Scales = w, s
 	vr := rank.New(vcat)
 	var acc Accumulator
@@ -99,8 +98,8 @@ func TrainCatalog(d *dataset.RecBole, cfg TrainConfig) (*Trained, error) {
 	say("test pass: training BPR on %d histories", len(d.Test))
 	tb := TrainBaselines(d.Test, len(d.Items), cfg.BPR, TestRNG(cfg.Seed))
 	say("test pass: training the transition model")
-	ts := cf.TrainSequential(Histories(d.Test), len(d.Items), cfg.Seq, rand.New(rand.NewPCG(cfg.Seed, 4)))
-	cat := catalog.Build(d, Histories(d.Test), tb.BPR, ts, cfg.Neighbors)
+	ts := TrainSequential(Histories(d.Test), len(d.Items), cfg.Seq, rand.New(rand.NewPCG(cfg.Seed, 4)))
+	cat := BuildCatalog(d, Histories(d.Test), tb.BPR, ts, cfg.Neighbors)
 	cat.Weights, cat.Scales = w, s
 	return &Trained{Catalog: cat.Encode(), Baselines: tb, Weights: w, Valid: acc.Scores(), ValidVectors: groups}, nil
 }

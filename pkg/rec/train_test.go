@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/recmem/recmem/pkg/catalog"
-	"github.com/recmem/recmem/pkg/cf"
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/rank"
 )
@@ -17,7 +16,7 @@ func TestTrainCatalogNeedsValidation(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Six items cannot give 1 + 9 candidates: nothing to learn weights on.
-	if _, err := TrainCatalog(d, TrainConfig{BPR: cf.BPRConfig{Dim: 2, Epochs: 1}}); err == nil ||
+	if _, err := TrainCatalog(d, TrainConfig{BPR: BPRConfig{Dim: 2, Epochs: 1}}); err == nil ||
 		!strings.Contains(err.Error(), "no validation case") {
 		t.Fatalf("err = %v", err)
 	}
@@ -29,7 +28,7 @@ func TestTrainCatalogToy(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stages []string
-	tr, err := TrainCatalog(d, TrainConfig{BPR: cf.BPRConfig{Dim: 4, Epochs: 3}, Seq: cf.SeqConfig{BPR: cf.BPRConfig{Dim: 2, Epochs: 2}},
+	tr, err := TrainCatalog(d, TrainConfig{BPR: BPRConfig{Dim: 4, Epochs: 3}, Seq: SeqConfig{BPR: BPRConfig{Dim: 2, Epochs: 2}},
 		Progress: func(s string) { stages = append(stages, s) }})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +53,7 @@ func TestTrainCatalogToy(t *testing.T) {
 		t.Errorf("progress %q", stages)
 	}
 	// Same inputs, same bytes.
-	tr2, _ := TrainCatalog(d, TrainConfig{BPR: cf.BPRConfig{Dim: 4, Epochs: 3}, Seq: cf.SeqConfig{BPR: cf.BPRConfig{Dim: 2, Epochs: 2}}})
+	tr2, _ := TrainCatalog(d, TrainConfig{BPR: BPRConfig{Dim: 4, Epochs: 3}, Seq: SeqConfig{BPR: BPRConfig{Dim: 2, Epochs: 2}}})
 	if string(tr2.Catalog) != string(tr.Catalog) {
 		t.Error("training is not deterministic")
 	}
@@ -96,7 +95,7 @@ func TestGamesProtocol(t *testing.T) {
 			t.Fatalf("case %+v", c)
 		}
 	}
-	b := &Baselines{Pop: cf.Popularity(Histories(d.Test), len(d.Items))}
+	b := &Baselines{Pop: Popularity(Histories(d.Test), len(d.Items))}
 	p := Evaluate(cases, b.Scorers()["pop"])
 	// DESIGN §6: popularity 0.404 / 0.819 / 0.624 / 0.681.
 	if p.HR1 < 0.40 || p.HR1 > 0.41 || p.NDCG10 < 0.676 || p.NDCG10 > 0.686 {
@@ -106,7 +105,7 @@ func TestGamesProtocol(t *testing.T) {
 		return
 	}
 	// DESIGN §6: item-kNN (decay 0.9) 0.545 / 0.715 / 0.643 / 0.726.
-	b.KNN = cf.CoOccurrence(Histories(d.Test), len(d.Items))
+	b.KNN = CoOccurrence(Histories(d.Test), len(d.Items))
 	k := Evaluate(cases, b.Scorers()["itemknn"])
 	if k.HR1 < 0.54 || k.HR1 > 0.55 || k.NDCG10 < 0.72 || k.NDCG10 > 0.73 {
 		t.Errorf("item-kNN %+v", k)

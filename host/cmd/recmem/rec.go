@@ -17,7 +17,6 @@ import (
 
 	hostllm "github.com/recmem/recmem/host/llm"
 	"github.com/recmem/recmem/pkg/catalog"
-	"github.com/recmem/recmem/pkg/cf"
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/engine"
 	"github.com/recmem/recmem/pkg/rec"
@@ -49,7 +48,7 @@ func (t *trainFlags) register(fs *flag.FlagSet) {
 }
 
 func (t *trainFlags) config(progress func(string)) rec.TrainConfig {
-	return rec.TrainConfig{BPR: cf.BPRConfig{Epochs: t.epochs}, Seq: cf.SeqConfig{BPR: cf.BPRConfig{Epochs: t.seqEpochs}},
+	return rec.TrainConfig{BPR: rec.BPRConfig{Epochs: t.epochs}, Seq: rec.SeqConfig{BPR: rec.BPRConfig{Epochs: t.seqEpochs}},
 		Seed: t.seed, Progress: progress}
 }
 

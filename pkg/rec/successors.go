@@ -1,4 +1,4 @@
-package cf
+package rec
 
 import "math/rand/v2"
 

@@ -1,7 +1,7 @@
-package catalog
+package rec
 
 import (
-	"github.com/recmem/recmem/pkg/cf"
+	"github.com/recmem/recmem/pkg/catalog"
 	"github.com/recmem/recmem/pkg/dataset"
 )
 
@@ -17,20 +17,20 @@ const (
 // neighbours are kept per item.
 const DefaultNeighbors = 50
 
-// Build assembles a catalog from a data set's items, the training histories
+// BuildCatalog assembles a catalog from a data set's items, the training histories
 // (item indices of d), a BPR model over the same items and, when seq is not
-// nil, a factorised transition model (TrainBPR over cf.Successors: its user
+// nil, a factorised transition model (TrainBPR over Successors: its user
 // rows are the items as predecessors). It keeps the top k
 // transitions and co-occurrence neighbours of each item (k ≤ 0 means
-// DefaultNeighbors). Weights are left empty (see the rank package's Learn).
+// DefaultNeighbors). Weights are left empty (LearnWeights).
 // O(Σ |s|² + items · k log k).
-func Build(d *dataset.RecBole, histories [][]int, model, seq *cf.BPR, k int) *Catalog {
+func BuildCatalog(d *dataset.RecBole, histories [][]int, model, seq *BPR, k int) *catalog.Catalog {
 	if k <= 0 {
 		k = DefaultNeighbors
 	}
 	n := len(d.Items)
-	c := &Catalog{Dataset: d.Name, MetaNames: d.MetaNames, Dim: model.Dim,
-		IDs: make([]string, n), Meta: make([][]string, n), Trans: make([][]Neighbor, n), CoOc: make([][]Neighbor, n)}
+	c := &catalog.Catalog{Dataset: d.Name, MetaNames: d.MetaNames, Dim: model.Dim,
+		IDs: make([]string, n), Meta: make([][]string, n), Trans: make([][]catalog.Neighbor, n), CoOc: make([][]catalog.Neighbor, n)}
 	for i, it := range d.Items {
 		c.IDs[i] = it.ID
 		c.Meta[i] = make([]string, len(d.MetaNames))
@@ -38,13 +38,13 @@ func Build(d *dataset.RecBole, histories [][]int, model, seq *cf.BPR, k int) *Ca
 			c.Meta[i][m] = it.Meta[name]
 		}
 	}
-	pop := cf.Popularity(histories, n)
+	pop := Popularity(histories, n)
 	c.Pop = make([]float32, n)
 	for i, p := range pop {
 		c.Pop[i] = float32(p)
 	}
 	c.Recent = make([]float32, n)
-	for i, p := range cf.RecentPopularity(histories, n, RecentWindow, RecentDecay) {
+	for i, p := range RecentPopularity(histories, n, RecentWindow, RecentDecay) {
 		c.Recent[i] = float32(p)
 	}
 	c.Factors = append([]float32(nil), model.Item...)
@@ -55,22 +55,22 @@ func Build(d *dataset.RecBole, histories [][]int, model, seq *cf.BPR, k int) *Ca
 		c.SeqItem = append([]float32(nil), seq.Item...)
 		c.SeqBias = append([]float32(nil), seq.ItemBias...)
 	}
-	tr, co := cf.Transitions(histories, n), cf.CoOccurrence(histories, n)
+	tr, co := Transitions(histories, n), CoOccurrence(histories, n)
 	for i := range n {
 		c.Trans[i] = top(tr, i, k)
 		c.CoOc[i] = top(co, i, k)
 	}
-	if err := c.finish(); err != nil {
-		panic("catalog: Build produced an inconsistent catalog: " + err.Error())
+	if err := c.Finish(); err != nil {
+		panic("rec: BuildCatalog produced an inconsistent catalog: " + err.Error())
 	}
 	return c
 }
 
-func top(m *cf.Sparse, i, k int) []Neighbor {
+func top(m *Sparse, i, k int) []catalog.Neighbor {
 	nb := m.Top(i, k)
-	out := make([]Neighbor, len(nb))
+	out := make([]catalog.Neighbor, len(nb))
 	for x, e := range nb {
-		out[x] = Neighbor{Item: int32(e.Item), Weight: float32(e.Weight)}
+		out[x] = catalog.Neighbor{Item: int32(e.Item), Weight: float32(e.Weight)}
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package cf
+package rec
 
 // Popularity counts how often each of n items occurs in seqs. O(total length).
 func Popularity(seqs [][]int, n int) []float64 {

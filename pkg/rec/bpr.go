@@ -1,7 +1,9 @@
-package cf
+package rec
 
 import (
 	"math/rand/v2"
+
+	"github.com/recmem/recmem/pkg/cf"
 )
 
 // BPRConfig sets BPR-MF training. The zero value of a field means its default,
@@ -53,16 +55,7 @@ func (m *BPR) UserVec(u int) []float32 { return m.User[u*m.Dim : (u+1)*m.Dim] }
 
 // Score is <U_u, V_i> + b_i. O(dim).
 func (m *BPR) Score(u, i int) float64 {
-	return Dot(m.UserVec(u), m.ItemVec(i)) + float64(m.ItemBias[i])
-}
-
-// Dot is the inner product of two equal-length vectors. O(len).
-func Dot(a, b []float32) float64 {
-	s := float32(0)
-	for k := range a {
-		s += float32(a[k] * b[k]) // the conversion forbids a fused multiply-add, so every host rounds alike
-	}
-	return float64(s)
+	return cf.Dot(m.UserVec(u), m.ItemVec(i)) + float64(m.ItemBias[i])
 }
 
 // TrainBPR fits BPR-MF (Rendle et al., UAI 2009) to seqs, one user per
@@ -113,7 +106,7 @@ func TrainBPR(seqs [][]int, nItems int, cfg BPRConfig, rng *rand.Rand) *BPR {
 			for k := range uv {
 				x += uv[k] * (iv[k] - jv[k])
 			}
-			g := float32(Sigmoid(-float64(x)))
+			g := float32(cf.Sigmoid(-float64(x)))
 			m.ItemBias[i] += lr * (g - reg*m.ItemBias[i])
 			m.ItemBias[j] += lr * (-g - reg*m.ItemBias[j])
 			for k := range uv {
