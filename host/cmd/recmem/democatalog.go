@@ -165,7 +165,10 @@ var platforms = []struct {
 	re   *regexp.Regexp
 	name string
 }{
-	{regexp.MustCompile(`(?i)\bnintendo switch\b|\bswitch\b`), "Nintendo Switch"},
+	// A bare "Switch" names the console only after "for", "and" or a comma
+	// ("for Wii U, PC USB and Switch"); keyboards have "Red Switch", mice a
+	// "DPI Switch".
+	{regexp.MustCompile(`(?i)\bnintendo switch\b|\b(for|and|,) switch\b|^switch\b`), "Nintendo Switch"},
 	{regexp.MustCompile(`(?i)\bwii u\b`), "Nintendo Wii U"},
 	{regexp.MustCompile(`(?i)\bwii\b`), "Nintendo Wii"},
 	{regexp.MustCompile(`(?i)\b(nintendo )?3ds\b`), "Nintendo 3DS"},

@@ -20,6 +20,11 @@ func TestDerivedMetadata(t *testing.T) {
 		{"Yoshi amiibo (Super Smash Bros Series)", "", "collectible", "physical", "Yoshi amiibo"},
 		{"Fire Emblem: The Sacred Stones", "", "game", "physical", "Fire Emblem"},
 		{"Bloodborne", "", "game", "physical", ""},
+		// "Switch" alone is the console only where a platform list puts it.
+		{"Mayflash GameCube Controller Adapter for Wii U, PC USB and Switch, 4 Port", "Nintendo Switch", "accessory", "physical", ""},
+		{"Splatoon 2 - Nintendo Switch", "Nintendo Switch", "game", "physical", "Splatoon"},
+		{"CORSAIR Strafe Mechanical Gaming Keyboard - Red LED Backlit - Cherry MX Red Switch", "", "accessory", "physical", ""},
+		{"Perixx MX-1000 Programmable Gaming Mouse - DPI Switch 500-4000 - Compatible with Win 10", "", "accessory", "physical", ""},
 	}
 	for _, c := range cases {
 		if got := platformOf(c.title); got != c.platform {
