@@ -308,13 +308,26 @@ const FEATURE_WORDS = {
   cooccurrence: 'goes with games you have', popularity: 'popular', history_text: 'like your recent games',
   memory_text: 'matches your preferences', novelty: 'new to you', instruction: 'matches your instruction',
   transition_log: 'often next after your recent games', cooccurrence_log: 'goes with games you have',
-  sequential: 'what players play next',
+  sequential: 'what players play next', recent_popularity: 'popular lately', history_dense: 'like your recent games',
+  memory_dense: 'matches your preferences', instruction_dense: 'close to your instruction',
+  preference: 'your preferences for its platform or series', profile_text: 'matches your profile',
+  profile_dense: 'matches your profile', disliked_text: 'like games you turned down',
+  instruction_tier: 'meets your instruction', instruction_not: 'like what you asked not to see',
 };
+
+// featureOf names the part of the score an explanation child is: its
+// feature, or the instruction's tier and penalty (rank's messages
+// "instruction: …" and "instruction, not wanted …").
+function featureOf(message) {
+  if (message.startsWith('instruction: ')) return 'instruction_tier';
+  if (message.startsWith('instruction, not wanted')) return 'instruction_not';
+  return (message.match(/^[a-z_]+/) ?? [message])[0];
+}
 
 // explanation turns the ranker's explanation tree into words: the features
 // that added most to the score, with their contributions.
 export function explanation(r) {
-  const kids = (r.explanation?.children ?? []).map((c) => ({ name: (c.message.match(/^[a-z_]+/) ?? [c.message])[0], v: c.value }))
+  const kids = (r.explanation?.children ?? []).map((c) => ({ name: featureOf(c.message), v: c.value }))
     .filter((c) => c.v !== 0).sort((a, b) => Math.abs(b.v) - Math.abs(a.v)).slice(0, 3);
   const parts = kids.map((c) => `${FEATURE_WORDS[c.name] ?? c.name} (${c.v > 0 ? '+' : ''}${c.v.toFixed(2)})`);
   return `score ${Number(r.score).toFixed(2)}${parts.length ? `: ${parts.join(', ')}` : ''}`;
