@@ -268,9 +268,9 @@ func (s *Store) maxSims(q *query) []float64 {
 	}
 	// Row id holds vector.Dot of each query word with store word id: the
 	// same products summed in the same order, four words per pass.
-	sims := make([]float64, len(s.vocab)*w4)
-	for id := range len(s.vocab) {
-		wv := s.vvecs[id*dim : (id+1)*dim : (id+1)*dim]
+	sims := make([]float64, len(s.lex.word)*w4)
+	for id := range len(s.lex.word) {
+		wv := s.lex.wordVec[id*dim : (id+1)*dim : (id+1)*dim]
 		row := sims[id*w4 : (id+1)*w4 : (id+1)*w4]
 		for g := 0; g < groups; g += 4 {
 			qg := qt[g*dim : (g+4)*dim : (g+4)*dim]

@@ -35,11 +35,11 @@ type Store struct {
 	next     int            // next entry key
 	nextS    int            // next session key
 	table    *vector.Table
-	// The vocabulary: every content word any unit has held, with its vector,
-	// so that word alignment compares a query word with each distinct word
-	// once per request instead of once per occurrence.
-	vocab map[string]int32
-	vvecs []float64 // word id · dim ..., the table's float32 vectors widened
+	// lex holds every token, content word and term the units have held,
+	// with the words' vectors (lexicon.go): word alignment compares a query
+	// word with each distinct word once per request instead of once per
+	// occurrence, and the binary state writes units as ids into it.
+	lex lexicon
 	// Speakers by id, with how many units each holds now.
 	spk      map[string]int32
 	spkNames []string
@@ -55,16 +55,16 @@ type entry struct {
 	key   int
 	pos   int      // index in Store.entries
 	sidx  int      // index in its session's entries
+	toks  []int32  // the text's token ids (lexicon): the text is their strings joined
 	terms []string // index terms (stemmed, no stop words)
 	words []string // lowercased content words (no stop words), for vectors
-	uwids []int32  // vocabulary ids of the distinct words
+	uwids []int32  // content word ids of the distinct words
 	vec   []float32
 	time  int64 // seconds since the epoch; 0 without a time
 	s     *session
 	spk   int32 // speaker id (-1 without a speaker)
 	// Cached per-unit facts for features and the fill.
-	line        string // the unit rendered (Unit.Render)
-	tokens      int
+	tokens      int  // Unit.Tokens
 	timeWord    bool // mentions a time (hasTimeWord)
 	firstPerson bool // says I, my, me, we, our...
 	question    bool // ends with a question mark
@@ -90,7 +90,7 @@ func NewStoreWithTable(t *vector.Table) *Store { return newStore(t) }
 func newStore(t *vector.Table) *Store {
 	return &Store{byID: map[string]*entry{}, sess: map[string]*session{},
 		units: lexical.New(lexical.Config{}), sessIx: lexical.New(lexical.Config{}), table: t,
-		vocab: map[string]int32{}, spk: map[string]int32{}}
+		lex: newLexicon(), spk: map[string]int32{}}
 }
 
 // Len is the number of units.
@@ -137,36 +137,31 @@ func (s *Store) add(u Unit) {
 		t := time.Unix(e.time, 0).UTC()
 		e.month, e.year = int(t.Month()), t.Year()
 	}
-	all := text.Words(u.Text)
-	for _, w := range all {
-		if !text.IsStopword(w) {
-			e.words = append(e.words, w)
-			e.terms = append(e.terms, text.Stem(w)) // text.Terms(u.Text), without tokenizing again
+	s.lex.maps()
+	e.toks = s.lex.tokenize(u.Text, nil, s.table)
+	dim := s.table.Dim()
+	acc := make([]float64, dim)
+	for _, id := range e.toks {
+		f := s.lex.tokFlag[id]
+		e.firstPerson = e.firstPerson || f&tokFirstPerson != 0
+		e.timeWord = e.timeWord || f&tokTimeWord != 0
+		e.hasQMark = e.hasQMark || f&tokQMark != 0
+		w := s.lex.tokWord[id]
+		if w < 0 {
+			continue
 		}
-		if firstPerson[w] {
-			e.firstPerson = true
+		e.words = append(e.words, s.lex.word[w])
+		e.terms = append(e.terms, s.lex.term[s.lex.wordTerm[w]]) // text.Terms(u.Text), without tokenizing again
+		if !slices.Contains(e.uwids, w) {
+			e.uwids = append(e.uwids, w)
+		}
+		for j, x := range s.lex.wordWeighted[int(w)*dim : int(w+1)*dim] {
+			acc[j] += x
 		}
 	}
-	e.line = u.Render()
-	e.tokens = (utf8.RuneCountInString(e.line) + 3) / 4 // Unit.Tokens
-	e.timeWord = hasTimeWord(all)
+	e.vec = s.table.Finish(acc) // s.table.Sentence(e.words), from the words' rows
+	e.tokens = (utf8.RuneCountInString(u.Render()) + 3) / 4 // Unit.Tokens
 	e.question = strings.HasSuffix(strings.TrimSpace(u.Text), "?")
-	e.hasQMark = strings.Contains(u.Text, "?")
-	e.vec = s.table.Sentence(e.words)
-	for _, w := range e.words {
-		id, ok := s.vocab[w]
-		if !ok {
-			id = int32(len(s.vocab))
-			s.vocab[w] = id
-			v, _ := s.table.Word(w)
-			for _, x := range v {
-				s.vvecs = append(s.vvecs, float64(x))
-			}
-		}
-		if !slices.Contains(e.uwids, id) {
-			e.uwids = append(e.uwids, id)
-		}
-	}
 	if u.Speaker != "" {
 		id, ok := s.spk[u.Speaker]
 		if !ok {

@@ -14,7 +14,7 @@ func (t *Table) Weight(w string) float64 {
 	if !ok {
 		return 1
 	}
-	return SIFWeight / (SIFWeight + zipf(int(r)))
+	return RankWeight(r)
 }
 
 // Sentence returns the unit-length SIF embedding of the lowercased words ws:
@@ -26,9 +26,28 @@ func (t *Table) Sentence(ws []string) []float32 {
 		v, _ := t.Word(w)
 		a := t.Weight(w)
 		for j, x := range v {
-			acc[j] += a * float64(x)
+			acc[j] += float64(a * float64(x)) // the product rounded first: never fused
 		}
 	}
+	return t.Finish(acc)
+}
+
+// Weighted is a word's term of Sentence's sum: its vector v scaled by its
+// SIF weight a, each product rounded as Sentence rounds it, so that adding
+// the Weighted rows of a sentence's words in order and calling Finish gives
+// Sentence's vector bit for bit. Cost O(dim).
+func Weighted(v []float32, a float64) []float64 {
+	out := make([]float64, len(v))
+	for j, x := range v {
+		out[j] = float64(a * float64(x))
+	}
+	return out
+}
+
+// Finish turns a sum of weighted word vectors into a sentence vector: the
+// table's common component projected out, then scaled to unit length. It
+// changes acc. Cost O(dim).
+func (t *Table) Finish(acc []float64) []float32 {
 	var proj float64
 	for j, x := range t.common {
 		proj += acc[j] * float64(x)

@@ -1,0 +1,82 @@
+package lexical
+
+import "fmt"
+
+// Build returns the index of n documents, keys 0 to n-1, whose terms are
+// given as ids into terms: doc(k, emit) calls emit with the term ids of
+// document k, in one or more runs (a session's units, one after another).
+// The index is the one Add would build from the same documents in key order,
+// bit for bit, without hashing a term per occurrence: it counts in arrays
+// indexed by term id, lays every posting list out in one block, and touches
+// the map once per distinct term. Cost O(occurrences + terms); the block,
+// the lengths and the map are its only allocations.
+//
+// It returns an error for a term id outside terms, naming it.
+func Build(cfg Config, terms []string, n int, doc func(k int, emit func(ids []int32))) (*Index, error) {
+	ix := &Index{cfg: cfg, lengths: make([]int32, n)}
+	// Pass 1: postings per term (distinct documents), lengths.
+	count := make([]int32, len(terms))
+	last := make([]int32, len(terms)) // 1 + the last document counted, per term
+	var bad error
+	for k := range n {
+		doc(k, func(ids []int32) {
+			for _, t := range ids {
+				if t < 0 || int(t) >= len(terms) {
+					if bad == nil {
+						bad = fmt.Errorf("lexical: term id %d out of range (%d terms)", t, len(terms))
+					}
+					continue
+				}
+				if last[t] != int32(k+1) {
+					last[t] = int32(k + 1)
+					count[t]++
+				}
+			}
+			ix.lengths[k] += int32(len(ids))
+		})
+	}
+	if bad != nil {
+		return nil, bad
+	}
+	start := make([]int32, len(terms)+1)
+	distinct := 0
+	for t, c := range count {
+		start[t+1] = start[t] + c
+		if c > 0 {
+			distinct++
+		}
+	}
+	block := make([]posting, start[len(terms)])
+	// Pass 2: fill each term's postings in document order; next[t] is where
+	// the term's next posting goes.
+	next := count // reused: count[t] is no longer needed once start is set
+	copy(next, start[:len(terms)])
+	clear(last)
+	for k := range n {
+		doc(k, func(ids []int32) {
+			for _, t := range ids {
+				if last[t] != int32(k+1) {
+					last[t] = int32(k + 1)
+					block[next[t]] = posting{int32(k), 1}
+					next[t]++
+					continue
+				}
+				block[next[t]-1].tf++
+			}
+		})
+	}
+	ix.postings = make(map[string][]posting, distinct)
+	for t, s := range start[:len(terms)] {
+		if e := start[t+1]; e > s {
+			// Capped: a later Add that grows the list copies it out of the block.
+			ix.postings[terms[t]] = block[s:e:e]
+		}
+	}
+	for _, l := range ix.lengths {
+		if l > 0 {
+			ix.docs++
+			ix.total += int(l)
+		}
+	}
+	return ix, nil
+}
