@@ -44,7 +44,7 @@ type lexicon struct {
 	// last read from or written to (-1: not written yet), and n counts the
 	// ids written: a segment names old pieces by those ids and defines the
 	// new ones after them (binary.go).
-	tokOut, wordOut, termOut []int32
+	tokOut, wordOut, termOut    []int32
 	nTokOut, nWordOut, nTermOut int32
 }
 

@@ -159,7 +159,7 @@ func (s *Store) add(u Unit) {
 			acc[j] += x
 		}
 	}
-	e.vec = s.table.Finish(acc) // s.table.Sentence(e.words), from the words' rows
+	e.vec = s.table.Finish(acc)                             // s.table.Sentence(e.words), from the words' rows
 	e.tokens = (utf8.RuneCountInString(u.Render()) + 3) / 4 // Unit.Tokens
 	e.question = strings.HasSuffix(strings.TrimSpace(u.Text), "?")
 	if u.Speaker != "" {
