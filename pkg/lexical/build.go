@@ -18,22 +18,24 @@ func Build(cfg Config, terms []string, n int, doc func(k int, emit func(ids []in
 	count := make([]int32, len(terms))
 	last := make([]int32, len(terms)) // 1 + the last document counted, per term
 	var bad error
-	for k := range n {
-		doc(k, func(ids []int32) {
-			for _, t := range ids {
-				if t < 0 || int(t) >= len(terms) {
-					if bad == nil {
-						bad = fmt.Errorf("lexical: term id %d out of range (%d terms)", t, len(terms))
-					}
-					continue
+	k := 0 // the document being read: the closures below are made once
+	countRun := func(ids []int32) {
+		for _, t := range ids {
+			if t < 0 || int(t) >= len(terms) {
+				if bad == nil {
+					bad = fmt.Errorf("lexical: term id %d out of range (%d terms)", t, len(terms))
 				}
-				if last[t] != int32(k+1) {
-					last[t] = int32(k + 1)
-					count[t]++
-				}
+				continue
 			}
-			ix.lengths[k] += int32(len(ids))
-		})
+			if last[t] != int32(k+1) {
+				last[t] = int32(k + 1)
+				count[t]++
+			}
+		}
+		ix.lengths[k] += int32(len(ids))
+	}
+	for k = range n {
+		doc(k, countRun)
 	}
 	if bad != nil {
 		return nil, bad
@@ -52,18 +54,19 @@ func Build(cfg Config, terms []string, n int, doc func(k int, emit func(ids []in
 	next := count // reused: count[t] is no longer needed once start is set
 	copy(next, start[:len(terms)])
 	clear(last)
-	for k := range n {
-		doc(k, func(ids []int32) {
-			for _, t := range ids {
-				if last[t] != int32(k+1) {
-					last[t] = int32(k + 1)
-					block[next[t]] = posting{int32(k), 1}
-					next[t]++
-					continue
-				}
-				block[next[t]-1].tf++
+	fillRun := func(ids []int32) {
+		for _, t := range ids {
+			if last[t] != int32(k+1) {
+				last[t] = int32(k + 1)
+				block[next[t]] = posting{int32(k), 1}
+				next[t]++
+				continue
 			}
-		})
+			block[next[t]-1].tf++
+		}
+	}
+	for k = range n {
+		doc(k, fillRun)
 	}
 	ix.postings = make(map[string][]posting, distinct)
 	for t, s := range start[:len(terms)] {

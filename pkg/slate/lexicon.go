@@ -1,7 +1,10 @@
 package slate
 
 import (
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/recmem/recmem/pkg/text"
 	"github.com/recmem/recmem/pkg/vector"
@@ -22,10 +25,11 @@ import (
 // Every unit keeps its token ids, so that a binary state (binary.go) writes
 // a unit as ids into these tables and reading it back analyses nothing.
 type lexicon struct {
-	tok     []string
-	tokWord []int32 // the token's content word, -1 for a separator or a stop word
-	tokFlag []uint8 // tokFirstPerson, tokTimeWord, tokQMark
-	tokID   map[string]int32
+	tok      []string
+	tokWord  []int32 // the token's content word, -1 for a separator or a stop word
+	tokFlag  []uint8 // tokFirstPerson, tokTimeWord, tokQMark
+	tokRunes []int32 // runes of the token
+	tokID    map[string]int32
 
 	word     []string
 	wordTerm []int32
@@ -53,6 +57,7 @@ const (
 	tokFirstPerson = 1 << iota // I, my, me, we, our...
 	tokTimeWord                // a time word or a year (hasTimeWord)
 	tokQMark                   // holds a question mark
+	tokSpace                   // a separator that is white space (unicode.IsSpace)
 	tokFlags       = 1<<iota - 1
 )
 
@@ -130,11 +135,17 @@ func (l *lexicon) token(tok, w string, t *vector.Table) int32 {
 		if !text.IsStopword(w) {
 			cw = l.content(w, t)
 		}
-	} else if strings.Contains(tok, "?") {
-		flag |= tokQMark
+	} else {
+		if strings.Contains(tok, "?") {
+			flag |= tokQMark
+		}
+		if r, _ := utf8.DecodeRuneInString(tok); unicode.IsSpace(r) {
+			flag |= tokSpace
+		}
 	}
 	l.tokWord = append(l.tokWord, cw)
 	l.tokFlag = append(l.tokFlag, flag)
+	l.tokRunes = append(l.tokRunes, int32(utf8.RuneCountInString(tok)))
 	return id
 }
 
@@ -191,6 +202,24 @@ func (l *lexicon) addTerm(t string) int32 {
 	return id
 }
 
+// grow makes room for n more tokens, and as many words and terms at most,
+// so that reading a binary state's tables does not copy them as they grow.
+func (l *lexicon) grow(n, dim int) {
+	l.tok = slices.Grow(l.tok, n)
+	l.tokWord = slices.Grow(l.tokWord, n)
+	l.tokFlag = slices.Grow(l.tokFlag, n)
+	l.tokRunes = slices.Grow(l.tokRunes, n)
+	l.tokOut = slices.Grow(l.tokOut, n)
+	l.word = slices.Grow(l.word, n)
+	l.wordTerm = slices.Grow(l.wordTerm, n)
+	l.wordSrc = slices.Grow(l.wordSrc, n)
+	l.wordOut = slices.Grow(l.wordOut, n)
+	l.wordVec = slices.Grow(l.wordVec, n*dim)
+	l.wordWeighted = slices.Grow(l.wordWeighted, n*dim)
+	l.term = slices.Grow(l.term, n)
+	l.termOut = slices.Grow(l.termOut, n)
+}
+
 // addToken appends a token read from a binary state.
 func (l *lexicon) addToken(tok string, word int32, flag uint8) {
 	if l.tokID != nil {
@@ -199,6 +228,7 @@ func (l *lexicon) addToken(tok string, word int32, flag uint8) {
 	l.tok = append(l.tok, tok)
 	l.tokWord = append(l.tokWord, word)
 	l.tokFlag = append(l.tokFlag, flag)
+	l.tokRunes = append(l.tokRunes, int32(utf8.RuneCountInString(tok)))
 	l.tokOut = append(l.tokOut, -1)
 }
 

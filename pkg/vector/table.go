@@ -252,19 +252,25 @@ func fnv1a(s string) uint64 {
 func Normalize(v []float64) []float32 { return normalize64(v) }
 
 func normalize64(v []float64) []float32 {
+	out := make([]float32, len(v))
+	normalizeInto(out, v)
+	return out
+}
+
+// normalizeInto writes v scaled to unit length into out (zeros for zero).
+func normalizeInto(out []float32, v []float64) {
 	var ss float64
 	for _, x := range v {
 		ss += x * x
 	}
-	out := make([]float32, len(v))
 	if ss == 0 {
-		return out
+		clear(out)
+		return
 	}
 	inv := 1 / math.Sqrt(ss)
 	for i, x := range v {
 		out[i] = float32(x * inv)
 	}
-	return out
 }
 
 // Dot is the inner product of two vectors of equal length (cosine for unit

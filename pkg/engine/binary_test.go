@@ -1,0 +1,263 @@
+package engine_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/recmem/recmem/pkg/conformance"
+	"github.com/recmem/recmem/pkg/engine"
+	"github.com/recmem/recmem/pkg/workload"
+)
+
+// binaryTrip is an engine that, before every call, exports its state in
+// binary form and imports it back: every output must be the one the engine
+// gives without the trip.
+type binaryTrip struct {
+	t *testing.T
+	e *engine.Engine
+}
+
+func (b binaryTrip) Call(name string, in []byte) ([]byte, error) {
+	bin, err := b.e.Call("export_state", []byte(`{"format":"binary"}`))
+	if err != nil {
+		b.t.Fatalf("before %s: %v", name, err)
+	}
+	if _, err := b.e.Call("import_state", bin); err != nil {
+		b.t.Fatalf("before %s: %v", name, err)
+	}
+	return b.e.Call(name, in)
+}
+
+// TestConformanceAfterBinaryRoundTrip runs every conformance and hostile
+// case with the state sent through the binary form before each call: the
+// outputs are the expected ones, byte for byte.
+func TestConformanceAfterBinaryRoundTrip(t *testing.T) {
+	cases, err := conformance.LoadAll(conformanceDir, hostileDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatal("no cases")
+	}
+	for _, c := range cases {
+		t.Run(c.ID(), func(t *testing.T) {
+			e := engine.New()
+			if c.LLM != nil {
+				if err := e.SetLLM(c.LLM, c.LLM.Steps); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, err := conformance.Run(c, binaryTrip{t, e})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := conformance.Check(c, r); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func call(t testing.TB, e *engine.Engine, name, in string) []byte {
+	t.Helper()
+	out, err := e.Call(name, []byte(in))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return out
+}
+
+// memoryEngine returns an engine whose memory has events, chunks, a profile,
+// a journal and client ids, and n LoCoMo units (none when n is 0).
+func memoryEngine(t testing.TB, n int) *engine.Engine {
+	t.Helper()
+	e := engine.New()
+	call(t, e, "reset", `{"config":{"batch":2,"gamma":2}}`)
+	for i := range 12 {
+		call(t, e, "record", string(workload.RecordSignal(i)))
+	}
+	call(t, e, "record", `{"signals":[{"user":"u1","item":"x","action":"dislike","meta":{"genre":["Horror"]},"time":1800000000,"client_id":"k1"}]}`)
+	call(t, e, "apply_ops", `{"ops":[{"op":"synthesize"}],"now":1800000000}`)
+	if n > 0 {
+		m, err := workload.LoCoMoMemory(workload.LoCoMoPath, n)
+		if err != nil {
+			t.Skipf("LoCoMo: %v", err)
+		}
+		call(t, e, "add_units", string(m.AddUnits(0, n)))
+	}
+	return e
+}
+
+// TestBinaryJSONRoundTrip holds the two forms to each other: binary ->
+// JSON -> binary and JSON -> binary -> JSON are byte-identical, with and
+// without units, and a store emptied of its units stays a store.
+func TestBinaryJSONRoundTrip(t *testing.T) {
+	for _, n := range []int{0, 1000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			e := memoryEngine(t, n)
+			j1 := call(t, e, "export_state", "")
+			b1 := call(t, e, "export_state", `{"format":"binary"}`)
+			fromBin := engine.New()
+			out := call(t, fromBin, "import_state", string(b1))
+			if !bytes.Contains(out, []byte(`"format":"binary","checksum":"xxh64:`)) {
+				t.Errorf("import output %s", out)
+			}
+			if j2 := call(t, fromBin, "export_state", ""); !bytes.Equal(j2, j1) {
+				t.Fatal("JSON -> binary -> JSON is not byte-identical")
+			}
+			fromJSON := engine.New()
+			call(t, fromJSON, "import_state", string(j1))
+			if b2 := call(t, fromJSON, "export_state", `{"format":"binary"}`); !bytes.Equal(b2, b1) {
+				t.Fatal("binary -> JSON -> binary is not byte-identical")
+			}
+			if engine.Checksum(b1) == "" || !strings.Contains(string(out), engine.Checksum(b1)) {
+				t.Errorf("Checksum(b1) = %q, import said %s", engine.Checksum(b1), out)
+			}
+		})
+	}
+	// Units added, then all deleted: "units": [] survives both ways.
+	e := engine.New()
+	call(t, e, "add_units", `{"units":[{"id":"a","session":"s","text":"hello there"}]}`)
+	call(t, e, "delete_units", `{"ids":["a"]}`)
+	j := call(t, e, "export_state", "")
+	f := engine.New()
+	call(t, f, "import_state", string(call(t, e, "export_state", `{"format":"binary"}`)))
+	if got := call(t, f, "export_state", ""); !bytes.Equal(got, j) || !bytes.Contains(got, []byte(`"units":[]`)) {
+		t.Fatalf("an empty store: %s, want %s", got, j)
+	}
+}
+
+// TestDeltas follows a memory through a run of changes, each exported as a
+// delta against the state the caller holds, and checks that the base and
+// its segments import to the state the engine holds (the same JSON), that
+// nothing changed gives no bytes, and that compaction writes a base.
+func TestDeltas(t *testing.T) {
+	m, err := workload.LoCoMoMemory(workload.LoCoMoPath, 700)
+	if err != nil {
+		t.Skipf("LoCoMo: %v", err)
+	}
+	e := memoryEngine(t, 0)
+	call(t, e, "add_units", string(m.AddUnits(0, 600)))
+	held := call(t, e, "export_state", `{"format":"binary"}`)
+	steps := []string{
+		`record ` + string(workload.RecordSignal(40)),
+		`add_units ` + string(m.AddUnits(600, 620)),
+		`delete_units {"ids":["` + m.Units[3]["id"] + `","` + m.Units[610]["id"] + `"]}`,
+		`select_slate {"query":"what did Caroline paint?","budget":500}`, // changes nothing
+		`purge {"session":"` + m.Units[100]["session"] + `"}`,
+		`add_units ` + string(m.AddUnits(620, 640)),
+	}
+	segments, bases := 0, 0
+	for i, st := range steps {
+		name, in, _ := strings.Cut(st, " ")
+		call(t, e, name, in)
+		d := call(t, e, "export_state", `{"format":"binary","base":"`+engine.Checksum(held)+`"}`)
+		switch {
+		case len(d) == 0:
+			if name != "select_slate" {
+				t.Fatalf("step %d (%s): no delta", i, name)
+			}
+		case bytes.HasPrefix(d, []byte("RMSB\x01S")):
+			segments++
+			held = append(held, d...)
+		default:
+			bases++
+			held = d
+		}
+		f := engine.New()
+		out := call(t, f, "import_state", string(held))
+		if got, want := call(t, f, "export_state", ""), call(t, e, "export_state", ""); !bytes.Equal(got, want) {
+			t.Fatalf("step %d (%s): the state held differs from the engine's", i, name)
+		}
+		if !strings.Contains(string(out), engine.Checksum(held)) {
+			t.Fatalf("step %d: import says %s, checksum %s", i, out, engine.Checksum(held))
+		}
+	}
+	if segments != 5 || bases != 0 {
+		t.Errorf("%d segments and %d bases, want 5 and 0", segments, bases)
+	}
+	// A base that is not the one held gives the whole state; so does
+	// compaction (one segment allowed).
+	for _, in := range []string{`{"format":"binary","base":"xxh64:0123456789abcdef"}`,
+		`{"format":"binary","base":"` + engine.Checksum(held) + `","compact_after":1}`} {
+		call(t, e, "record", string(workload.RecordSignal(41)))
+		if d := call(t, e, "export_state", in); !bytes.HasPrefix(d, []byte("RMSB\x01B")) {
+			t.Errorf("%s: not a base: %q", in, d[:6])
+		} else {
+			held = d
+		}
+	}
+}
+
+// TestBinaryRefused feeds import_state damaged binary states: each is
+// refused with a message naming the fault, and the state is unchanged.
+func TestBinaryRefused(t *testing.T) {
+	e := memoryEngine(t, 0)
+	call(t, e, "add_units", `{"units":[{"id":"a","session":"s","text":"Pottery on Tuesdays"},{"id":"b","session":"s","text":"What do you make?"}]}`)
+	base := call(t, e, "export_state", `{"format":"binary"}`)
+	call(t, e, "add_units", `{"units":[{"id":"c","session":"s","text":"Bowls, mostly."}]}`)
+	seg1 := call(t, e, "export_state", `{"format":"binary","base":"`+engine.Checksum(base)+`"}`)
+	call(t, e, "delete_units", `{"ids":["a"]}`)
+	seg2 := call(t, e, "export_state", `{"format":"binary","base":"`+engine.Checksum(append(append([]byte{}, base...), seg1...))+`"}`)
+	cat := func(ps ...[]byte) []byte { return bytes.Join(ps, nil) }
+	flip := func(b []byte, i int) []byte { c := bytes.Clone(b); c[i] ^= 1; return c }
+	other := engine.New()
+	call(t, other, "add_units", `{"units":[{"id":"z","session":"s","text":"another memory"}]}`)
+	otherBase := call(t, other, "export_state", `{"format":"binary"}`)
+	call(t, other, "add_units", `{"units":[{"id":"y","session":"s","text":"more"}]}`)
+	otherSeg := call(t, other, "export_state", `{"format":"binary","base":"`+engine.Checksum(otherBase)+`"}`)
+	tests := []struct {
+		name string
+		in   []byte
+		want string
+	}{
+		{"truncated", base[:len(base)-3], "state.binary: truncated: the header says"},
+		{"tampered body", flip(base, 40), "state.binary: checksum does not match the content"},
+		{"tampered checksum", flip(base, len(base)-1), "state.binary: checksum does not match the content"},
+		{"segment alone", seg1, "state.binary: starts with a segment"},
+		{"segments out of order", cat(base, seg2, seg1), "state.binary.segments[0]: segment number 2 where 1 comes next (segments out of order)"},
+		{"a delta of another state", cat(base, otherSeg), "state.binary.segments[0]: applies to state xxh64:"},
+		{"two bases", cat(base, otherBase), "state.binary.segments[0]: a second base"},
+		{"garbage after", cat(base, []byte("{}")), "state.binary.segments[0]: truncated"},
+		{"version", flip(base, 4), "state.binary: binary format version 0"},
+	}
+	before := call(t, e, "export_state", "")
+	for _, tt := range tests {
+		_, err := e.Call("import_state", tt.in)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
+		}
+		if after := call(t, e, "export_state", ""); !bytes.Equal(after, before) {
+			t.Fatalf("%s: the state changed", tt.name)
+		}
+	}
+	// The whole chain imports.
+	if _, err := e.Call("import_state", cat(base, seg1, seg2)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestExportStateInput checks export_state's input errors, field by field.
+func TestExportStateInput(t *testing.T) {
+	e := engine.New()
+	for in, want := range map[string]string{
+		`{"format":"xml"}`:                                    `export_state: input.format: want "json" or "binary", got "xml"`,
+		`{"base":"xxh64:0000000000000000"}`:                   `export_state: input.base: only for the binary format (give "format": "binary")`,
+		`{"format":"binary","base":"sha256:00"}`:              `export_state: input.base: want xxh64: and 16 hex digits, got "sha256:00"`,
+		`{"format":"binary","base":"xxh64:zz00000000000000"}`: `export_state: input.base: want xxh64: and 16 hex digits, got "xxh64:zz00000000000000"`,
+		`{"format":"binary","compact_after":1001}`:            `export_state: input.compact_after: must be between 1 and 1000, got 1001`,
+		`{"format":"binary","compact_ratio":-1}`:              `export_state: input.compact_ratio: must be above 0 and at most 100, got -1`,
+		`{"format":"binary","mood":1}`:                        `export_state: input: unknown field "mood"`,
+	} {
+		if _, err := e.Call("export_state", []byte(in)); err == nil || err.Error() != want {
+			t.Errorf("%s: err = %v, want %q", in, err, want)
+		}
+	}
+	var d engine.Document
+	if err := json.Unmarshal(call(t, e, "export_state", `{"format":"json"}`), &d); err != nil || d.Version != engine.SchemaVersion {
+		t.Errorf("format json: %v %+v", err, d)
+	}
+}
