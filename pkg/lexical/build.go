@@ -83,3 +83,74 @@ func Build(cfg Config, terms []string, n int, doc func(k int, emit func(ids []in
 	}
 	return ix, nil
 }
+
+// BuildFlat is Build over documents laid out flat: document k's term ids
+// are ids[end[k-1]:end[k]] (end[-1] being 0). Plain loops over arrays, for
+// the callers that have them (a state read from its binary form): inside
+// WebAssembly they cost a fraction of the callbacks'. Cost O(len(ids) +
+// terms).
+func BuildFlat(cfg Config, terms []string, ids []int32, end []int32) (*Index, error) {
+	n := len(end)
+	ix := &Index{cfg: cfg, lengths: make([]int32, n)}
+	count := make([]int32, len(terms))
+	last := make([]int32, len(terms))
+	nt := int32(len(terms))
+	start := int32(0)
+	for k, e := range end {
+		if e < start || int(e) > len(ids) {
+			return nil, fmt.Errorf("lexical: document %d ends at %d, out of order", k, e)
+		}
+		doc := ids[start:e]
+		mark := int32(k + 1)
+		for _, t := range doc {
+			if t < 0 || t >= nt {
+				return nil, fmt.Errorf("lexical: term id %d out of range (%d terms)", t, len(terms))
+			}
+			if last[t] != mark {
+				last[t] = mark
+				count[t]++
+			}
+		}
+		ix.lengths[k] = e - start
+		start = e
+	}
+	first := make([]int32, len(terms)+1)
+	distinct := 0
+	for t, c := range count {
+		first[t+1] = first[t] + c
+		if c > 0 {
+			distinct++
+		}
+	}
+	block := make([]posting, first[len(terms)])
+	next := count
+	copy(next, first[:len(terms)])
+	clear(last)
+	start = 0
+	for k, e := range end {
+		mark := int32(k + 1)
+		for _, t := range ids[start:e] {
+			if last[t] != mark {
+				last[t] = mark
+				block[next[t]] = posting{int32(k), 1}
+				next[t]++
+				continue
+			}
+			block[next[t]-1].tf++
+		}
+		start = e
+	}
+	ix.postings = make(map[string][]posting, distinct)
+	for t, s := range first[:len(terms)] {
+		if e := first[t+1]; e > s {
+			ix.postings[terms[t]] = block[s:e:e]
+		}
+	}
+	for _, l := range ix.lengths {
+		if l > 0 {
+			ix.docs++
+			ix.total += int(l)
+		}
+	}
+	return ix, nil
+}

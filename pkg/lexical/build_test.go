@@ -64,3 +64,27 @@ func TestBuildRefusesOutOfRange(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestBuildFlatEqualsBuild lays the same documents out flat.
+func TestBuildFlatEqualsBuild(t *testing.T) {
+	terms := []string{"pottery", "class", "tuesday", "paint"}
+	ids := []int32{0, 1, 0, 2, 1, 3, 3, 0}
+	end := []int32{3, 4, 8, 8}
+	flat, err := BuildFlat(Config{}, terms, ids, end)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Build(Config{}, terms, 4, func(k int, emit func([]int32)) {
+		s := int32(0)
+		if k > 0 {
+			s = end[k-1]
+		}
+		emit(ids[s:end[k]])
+	})
+	if !reflect.DeepEqual(flat, want) {
+		t.Fatalf("BuildFlat = %+v\nBuild     = %+v", flat, want)
+	}
+	if _, err := BuildFlat(Config{}, terms, []int32{4}, []int32{1}); err == nil || err.Error() != "lexical: term id 4 out of range (4 terms)" {
+		t.Errorf("err = %v", err)
+	}
+}

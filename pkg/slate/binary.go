@@ -212,9 +212,19 @@ func (s *Store) appendUnits(b []byte, es []*entry) []byte {
 			b = binary.AppendUvarint(b, uint64(col[6*i+k]))
 		}
 	}
+	need := len(es)
+	for _, e := range es {
+		need += 2 * len(e.toks) // most ids take one or two bytes
+	}
+	b = slices.Grow(b, need)
+	out := l.tokOut
 	for _, e := range es {
 		for _, t := range e.toks {
-			b = appendTokID(b, uint64(l.tokOut[t])+1)
+			if v := uint64(out[t]) + 1; v < tok1 {
+				b = append(b, byte(v))
+			} else {
+				b = appendTokID(b, v)
+			}
 		}
 		b = append(b, 0)
 	}

@@ -346,13 +346,24 @@ func (s *Store) readPiece(r *reader, maxUnits int, base bool) error {
 			c[i] = uint32(v)
 		}
 	}
-	// The texts: token ids until 0, unit by unit, read and checked.
+	// Per token, what its unit needs: bytes, runes and flags packed in one
+	// word (tokInfo), so that the loops below read one array per token.
+	info := make([]uint64, len(l.tok))
+	for id, tok := range l.tok {
+		info[id] = min(uint64(len(tok)), infoMax) | min(uint64(l.tokRunes[id]), infoMax)<<20 | uint64(l.tokFlag[id])<<40
+	}
+	// The texts: token ids until 0, unit by unit, read and checked, with
+	// each unit's content words.
 	b, off := r.b, r.off
 	toks := make([]int32, 0, len(b)-off) // an id takes a byte at least
-	tokEnd := make([]int, n)
+	wids := make([]int32, 0, len(b)-off) // the units' content words, in order
+	tokEnd := make([]int32, n)
+	wordEnd := make([]int32, n)
+	units := make([]unitSums, n)
 	nTok := uint64(len(l.tok))
-	nWords := 0
+	tokWord := l.tokWord
 	for i := range n {
+		var sb, sr, fl uint64
 		for {
 			if off >= len(b) {
 				return fmt.Errorf("%s: truncated", at{"units", i, "text"})
@@ -383,11 +394,19 @@ func (s *Store) readPiece(r *reader, maxUnits int, base bool) error {
 			}
 			id := int32(v - 1)
 			toks = append(toks, id)
-			if l.tokWord[id] >= 0 {
-				nWords++
+			x := info[id]
+			sb += x & infoMax
+			sr += x >> 20 & infoMax
+			fl |= x >> 40
+			if w := tokWord[id]; w >= 0 {
+				wids = append(wids, w)
 			}
 		}
-		tokEnd[i] = len(toks)
+		if sb > MaxTextBytes {
+			return fmt.Errorf("units[%d].text: %d bytes, more than %d", i, sb, MaxTextBytes)
+		}
+		tokEnd[i], wordEnd[i] = int32(len(toks)), int32(len(wids))
+		units[i] = unitSums{runes: int32(sr), flag: uint8(fl)}
 	}
 	if off != len(b) {
 		return fmt.Errorf("%d bytes after the last unit", len(b)-off)
@@ -404,20 +423,23 @@ func (s *Store) readPiece(r *reader, maxUnits int, base bool) error {
 	sessOf := make([]*session, len(dicts[0])-1)
 	spkOf := make([]int32, len(dicts[3]))
 	ents := make([]entry, n)
-	tids := make([]int32, 0, nWords)
-	uwids := make([]int32, 0, nWords)
+	tids := make([]int32, len(wids))
+	uwids := make([]int32, 0, len(wids))
 	vecs := make([]float32, n*dim)
 	acc := make([]float64, dim)
 	seen := make([]int32, len(l.word)) // 1 + the last unit holding each word
-	var ws []int32                     // the unit's content words
+	wordTerm := l.wordTerm
+	for k, w := range wids {
+		tids[k] = wordTerm[w]
+	}
+	tokStart, wordStart := int32(0), int32(0)
 	for i := range n {
 		e := &ents[i]
 		u := &e.u
-		start := 0
-		if i > 0 {
-			start = tokEnd[i-1]
-		}
-		ts := toks[start:tokEnd[i]:tokEnd[i]]
+		ts := toks[tokStart:tokEnd[i]:tokEnd[i]]
+		ws := wids[wordStart:wordEnd[i]:wordEnd[i]]
+		e.tids = tids[wordStart:wordEnd[i]:wordEnd[i]]
+		tokStart, wordStart = tokEnd[i], wordEnd[i]
 		u.ID = ids[idStart(idEnd, i):idEnd[i]]
 		if err := ident.Check(u.ID, MaxIDBytes); err != nil {
 			return fmt.Errorf("units[%d].id: %w", i, err)
@@ -425,72 +447,58 @@ func (s *Store) readPiece(r *reader, maxUnits int, base bool) error {
 		if base && !dup.add(u.ID, int32(i), ents) || !base && s.ids()[u.ID] != nil {
 			return fmt.Errorf("units[%d].id: duplicate %q", i, u.ID)
 		}
-		var flag uint8
-		bytes, nr := 0, 0
-		t0, u0 := len(tids), len(uwids)
-		ws = ws[:0]
-		for _, id := range ts {
-			flag |= l.tokFlag[id]
-			bytes += len(l.tok[id])
-			nr += int(l.tokRunes[id])
-			w := l.tokWord[id]
-			if w < 0 {
-				continue
-			}
-			tids = append(tids, l.wordTerm[w])
-			ws = append(ws, w)
-			if seen[w] != int32(i+1) {
-				seen[w] = int32(i + 1)
-				uwids = append(uwids, w)
-			}
-		}
-		if bytes > MaxTextBytes {
-			return fmt.Errorf("units[%d].text: %d bytes, more than %d", i, bytes, MaxTextBytes)
-		}
 		// The last token that is not white space: none means no text.
 		last := len(ts) - 1
-		for last >= 0 && l.tokFlag[ts[last]]&tokSpace != 0 {
+		for last >= 0 && info[ts[last]]>>40&tokSpace != 0 {
 			last--
 		}
 		if last < 0 {
 			return fmt.Errorf("units[%d].text: missing", i)
 		}
 		e.question = l.tok[ts[last]] == "?"
+		flag := units[i].flag
 		e.firstPerson, e.timeWord, e.hasQMark = flag&tokFirstPerson != 0, flag&tokTimeWord != 0, flag&tokQMark != 0
 		e.toks = ts
-		e.tids = tids[t0:len(tids):len(tids)]
+		u0 := len(uwids)
+		mark := int32(i + 1)
+		for _, w := range ws {
+			if seen[w] != mark {
+				seen[w] = mark
+				uwids = append(uwids, w)
+			}
+		}
 		e.uwids = uwids[u0:len(uwids):len(uwids)]
 		clear(acc)
 		vector.AddRows(acc, l.wordWeighted, ws)
 		e.vec = vecs[i*dim : (i+1)*dim : (i+1)*dim]
 		t.FinishInto(e.vec, acc)
-		c := func(k int) uint32 { return cols[k*n+i] }
-		u.Session = dicts[0][c(0)+1]
-		u.Date, u.Time, u.Speaker = dicts[1][c(1)], dicts[2][c(2)], dicts[3][c(3)]
-		u.User, u.Kind = dicts[4][c(4)], dicts[5][c(5)]
-		wt := times[c(2)]
+		cs, cd, ct, csp, cu, ck := cols[i], cols[n+i], cols[2*n+i], cols[3*n+i], cols[4*n+i], cols[5*n+i]
+		u.Session = dicts[0][cs+1]
+		u.Date, u.Time, u.Speaker = dicts[1][cd], dicts[2][ct], dicts[3][csp]
+		u.User, u.Kind = dicts[4][cu], dicts[5][ck]
+		wt := times[ct]
 		e.time, e.month, e.year = wt.t, wt.month, wt.year
 		prefix := 0
-		if c(1) > 0 {
-			prefix = 3 + runes[1][c(1)]
-		} else if c(2) > 0 {
-			prefix = 3 + runes[2][c(2)]
+		if cd > 0 {
+			prefix = 3 + runes[1][cd]
+		} else if ct > 0 {
+			prefix = 3 + runes[2][ct]
 		}
-		if c(3) > 0 {
-			prefix += 2 + runes[3][c(3)]
+		if csp > 0 {
+			prefix += 2 + runes[3][csp]
 		}
-		e.tokens = (prefix + nr + 3) / 4
-		ss := sessOf[c(0)]
+		e.tokens = (prefix + int(units[i].runes) + 3) / 4
+		ss := sessOf[cs]
 		if ss == nil {
 			ss = s.session(u.Session)
-			sessOf[c(0)] = ss
+			sessOf[cs] = ss
 		}
 		e.spk = -1
-		if k := c(3); k > 0 {
-			if spkOf[k] == 0 {
-				spkOf[k] = 1 + s.speaker(u.Speaker)
+		if csp > 0 {
+			if spkOf[csp] == 0 {
+				spkOf[csp] = 1 + s.speaker(u.Speaker)
 			}
-			e.spk = spkOf[k] - 1
+			e.spk = spkOf[csp] - 1
 			s.spkUnits[e.spk]++
 		}
 		e.key, e.pos = s.next, len(s.entries)
@@ -508,16 +516,28 @@ func (s *Store) readPiece(r *reader, maxUnits int, base bool) error {
 	// The indexes: laid out whole for a base, extended for a segment.
 	if base {
 		var err error
-		unitDoc := func(k int, emit func([]int32)) { emit(ents[k].tids) }
-		if s.units, err = lexical.Build(lexical.Config{}, l.term, n, unitDoc); err != nil {
+		if s.units, err = lexical.BuildFlat(lexical.Config{}, l.term, tids, wordEnd); err != nil {
 			return err
 		}
-		sessDoc := func(k int, emit func([]int32)) {
-			for _, e := range s.sessions[k].entries {
-				emit(e.tids)
-			}
+		// The sessions' documents: their units' terms, session by session
+		// (a counting sort of the units by session key).
+		send := make([]int32, len(s.sessions))
+		for i := range ents {
+			send[ents[i].s.key] += int32(len(ents[i].tids))
 		}
-		if s.sessIx, err = lexical.Build(lexical.Config{}, l.term, len(s.sessions), sessDoc); err != nil {
+		for k := 1; k < len(send); k++ {
+			send[k] += send[k-1]
+		}
+		at := make([]int32, len(send))
+		for k := 1; k < len(send); k++ {
+			at[k] = send[k-1]
+		}
+		stids := make([]int32, len(tids))
+		for i := range ents {
+			k := ents[i].s.key
+			at[k] += int32(copy(stids[at[k]:], ents[i].tids))
+		}
+		if s.sessIx, err = lexical.BuildFlat(lexical.Config{}, l.term, stids, send); err != nil {
 			return err
 		}
 	} else {
@@ -530,6 +550,16 @@ func (s *Store) readPiece(r *reader, maxUnits int, base bool) error {
 	}
 	s.refresh()
 	return nil
+}
+
+// infoMax caps the bytes and runes of a token in its packed info (a longer
+// token makes its unit longer than MaxTextBytes anyway).
+const infoMax = 1<<20 - 1
+
+// unitSums are what a unit's tokens add up to.
+type unitSums struct {
+	runes int32
+	flag  uint8
 }
 
 // session returns the session of id, creating it (keyed next) when new.

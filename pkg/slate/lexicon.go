@@ -177,9 +177,13 @@ func (l *lexicon) addWord(w string, term int32, src source, t *vector.Table) int
 	l.wordSrc = append(l.wordSrc, src)
 	l.wordOut = append(l.wordOut, -1)
 	v, a := src.vector(t)
-	for _, x := range v {
-		l.wordVec = append(l.wordVec, float64(x))
-		l.wordWeighted = append(l.wordWeighted, float64(a*float64(x)))
+	n := len(l.wordVec)
+	l.wordVec = slices.Grow(l.wordVec, len(v))[:n+len(v)]
+	l.wordWeighted = slices.Grow(l.wordWeighted, len(v))[:n+len(v)]
+	vec, wtd := l.wordVec[n:], l.wordWeighted[n:]
+	for j, x := range v {
+		vec[j] = float64(x)
+		wtd[j] = float64(a * float64(x))
 	}
 	return id
 }
