@@ -197,6 +197,13 @@ func (s *Store) readTokens(r *reader) error {
 	for _, p := range toks {
 		l.addToken(at(p.s), p.word, p.flag)
 	}
+	// The store was read from a binary state: its ids are the state's.
+	for _, out := range [][]int32{l.tokOut, l.wordOut, l.termOut} {
+		for i := range out {
+			out[i] = int32(i)
+		}
+	}
+	l.nTokOut, l.nWordOut, l.nTermOut = int32(len(l.tok)), int32(len(l.word)), int32(len(l.term))
 	return nil
 }
 
