@@ -187,6 +187,10 @@ type lineage struct {
 	units     bool // the state holds a units section
 }
 
+// binaryLimits bound the units a binary state may hold: MaxUnits units,
+// and no more text than a JSON document this module imports could hold.
+var binaryLimits = slate.Limits{Units: MaxUnits, TextBytes: MaxInputBytes}
+
 // Compaction defaults (export_state's compact_after and compact_ratio).
 const (
 	DefaultCompactAfter = 16
@@ -228,7 +232,7 @@ func decodeBinary(input []byte) (*Document, lineage, error) {
 		if units, ok := secs[sectionUnits]; ok {
 			lin.units = true
 			if i == 0 {
-				if d.Units, err = slate.ReadBinary(units, MaxUnits); err != nil {
+				if d.Units, err = slate.ReadBinary(units, binaryLimits); err != nil {
 					return nil, lineage{}, fmt.Errorf("%s.units.%w", name, err)
 				}
 				continue
@@ -236,7 +240,7 @@ func decodeBinary(input []byte) (*Document, lineage, error) {
 			if d.Units == nil {
 				d.Units = slate.NewStore()
 			}
-			if err := d.Units.ApplySegment(units, MaxUnits); err != nil {
+			if err := d.Units.ApplySegment(units, binaryLimits); err != nil {
 				return nil, lineage{}, fmt.Errorf("%s.units.%w", name, err)
 			}
 		}

@@ -2,10 +2,15 @@ package engine_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/recmem/recmem/pkg/conformance"
 	"github.com/recmem/recmem/pkg/engine"
@@ -268,4 +273,139 @@ func TestExportStateInput(t *testing.T) {
 	if err := json.Unmarshal(call(t, e, "export_state", `{"format":"json"}`), &d); err != nil || d.Version != engine.SchemaVersion {
 		t.Errorf("format json: %v %+v", err, d)
 	}
+}
+
+// binarySeedDir holds binarySeeds, the fuzz target's seeds.
+const binarySeedDir = testdataDir + "/fuzz/binary"
+
+// TestBinarySeeds holds the seed files to binarySeeds (-update rewrites
+// them): the binary form's seeds follow its format.
+func TestBinarySeeds(t *testing.T) {
+	for i, b := range binarySeeds(t) {
+		p := filepath.Join(binarySeedDir, fmt.Sprintf("state%d.bin", i))
+		if *update {
+			if err := os.MkdirAll(binarySeedDir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if got, err := os.ReadFile(p); err != nil || !bytes.Equal(got, b) {
+			t.Errorf("%s is stale (go test ./pkg/engine -run TestBinarySeeds -args -update): %v", p, err)
+		}
+	}
+}
+
+// binarySeeds are binary states of every shape: a memory alone, units, a
+// base with segments (adds, a delete, a memory change).
+func binarySeeds(t testing.TB) [][]byte {
+	e := memoryEngine(t, 0)
+	var out [][]byte
+	out = append(out, call(t, e, "export_state", `{"format":"binary"}`))
+	call(t, e, "add_units", `{"units":[{"id":"D1:1","session":"S1","date":"8 May 2023","time":"2023-05-08","speaker":"Ann","text":"I signed up for a pottery class on Tuesdays.","user":"ann"},{"id":"D1:2","session":"S1","speaker":"Ben","text":"Nice, what will you make? Bowls?","kind":"turn"},{"id":"R1","session":"S2","text":"Ann takes pottery classes — ünïcode too.","kind":"record"}]}`)
+	base := call(t, e, "export_state", `{"format":"binary"}`)
+	out = append(out, base)
+	held := base
+	for _, st := range []string{
+		`add_units {"units":[{"id":"D2:1","session":"S3","time":"2023-06-01T10:00:00Z","speaker":"Ann","text":"My first bowl cracked in the kiln!"}]}`,
+		`delete_units {"ids":["D1:2"]}`,
+		`record {"signals":[{"user":"u1","item":"z","action":"like","meta":{"genre":["Puzzle"]},"time":1800000100}]}`,
+	} {
+		name, in, _ := strings.Cut(st, " ")
+		call(t, e, name, in)
+		held = append(held, call(t, e, "export_state", `{"format":"binary","base":"`+engine.Checksum(held)+`"}`)...)
+		out = append(out, bytes.Clone(held))
+	}
+	return out
+}
+
+// FuzzBinaryState feeds import_state arbitrary bytes starting like a binary
+// state: it never panics; a refused state leaves the engine as it was; an
+// accepted one selects, is written again as it was read, and its JSON form
+// survives a round trip. (A state whose analysis was forged, a token's word
+// or a word's vector source changed and the checksum recomputed, imports as
+// written, and its JSON form analyses the text afresh: the two forms agree
+// for every state the module wrote, TestBinaryJSONRoundTrip. A host that
+// must know a state is one it wrote seals it.)
+//
+// With fix, the input's pieces get their checksums (and their links to the
+// piece before) recomputed first, so that mutations reach the bodies rather
+// than stop at the checksum.
+func FuzzBinaryState(f *testing.F) {
+	seeds, _ := filepath.Glob(binarySeedDir + "/*.bin")
+	if len(seeds) == 0 {
+		f.Fatal("no seeds in " + binarySeedDir)
+	}
+	for _, p := range seeds {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(false, b)
+		f.Add(true, b)
+	}
+	f.Fuzz(func(t *testing.T, fix bool, b []byte) {
+		if fix {
+			b = reseal(b)
+		}
+		e := engine.New()
+		must(t, e, "add_units", `{"units":[{"id":"keep","session":"s","text":"a unit that must survive a refused import"}]}`)
+		before := must(t, e, "export_state", "")
+		if _, err := e.Call("import_state", b); err != nil {
+			if after := must(t, e, "export_state", ""); !bytes.Equal(after, before) {
+				t.Fatalf("a refused import changed the state: %v", err)
+			}
+			return
+		}
+		if _, err := e.Call("select_slate", []byte(`{"query":"pottery bowl","budget":300}`)); err != nil {
+			t.Fatalf("select after an accepted import: %v", err)
+		}
+		j := must(t, e, "export_state", "")
+		bin := must(t, e, "export_state", `{"format":"binary"}`)
+		f2 := engine.New()
+		must(t, f2, "import_state", string(bin))
+		if j2 := must(t, f2, "export_state", ""); !bytes.Equal(j2, j) {
+			t.Fatal("an accepted binary state does not survive a binary round trip")
+		}
+		if b2 := must(t, f2, "export_state", `{"format":"binary"}`); !bytes.Equal(b2, bin) {
+			t.Fatal("an accepted binary state is not written again as it was read")
+		}
+		f3 := engine.New()
+		must(t, f3, "import_state", string(j))
+		if j3 := must(t, f3, "export_state", ""); !bytes.Equal(j3, j) {
+			t.Fatal("the JSON form of an accepted binary state does not survive a round trip")
+		}
+	})
+}
+
+// reseal recomputes the checksum of every whole piece of b, and the link of
+// each segment to the piece before.
+func reseal(b []byte) []byte {
+	b = bytes.Clone(b)
+	var prev uint64
+	for off := 0; off+40 <= len(b) && string(b[off:off+4]) == "RMSB"; {
+		n := 32 + int(binary.LittleEndian.Uint32(b[off+8:]))
+		if off+n+8 > len(b) {
+			break
+		}
+		if off > 0 {
+			binary.LittleEndian.PutUint64(b[off+16:], prev)
+		}
+		prev = xxhash.Sum64(b[off : off+n])
+		binary.LittleEndian.PutUint64(b[off+n:], prev)
+		off += n + 8
+	}
+	return b
+}
+
+// must runs an export that must succeed (call without t.Helper, which the
+// fuzzing engine makes slow).
+func must(t *testing.T, e *engine.Engine, name, in string) []byte {
+	out, err := e.Call(name, []byte(in))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return out
 }

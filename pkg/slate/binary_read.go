@@ -12,15 +12,24 @@ import (
 	"github.com/recmem/recmem/pkg/vector"
 )
 
+// Limits bound what a binary state may expand to: its units, and the bytes
+// of their texts together. A token id takes a byte and may stand for a long
+// token, so a small state could otherwise unfold into a memory no JSON
+// document of an acceptable size could hold.
+type Limits struct {
+	Units     int
+	TextBytes int
+}
+
 // ReadBinary reads the units section of a base (AppendBinary) into a new
-// store, checking every index, count and field, and refusing more than
-// maxUnits units. It neither tokenizes, stems nor embeds: the units' tokens,
+// store, checking every index, count and field, and refusing more units or
+// text than lim allows. It neither tokenizes, stems nor embeds: the units' tokens,
 // words, terms and vector sources are read as written. A unit's text stays
 // its tokens until it is needed (Store.text). The indexes are laid out by
 // lexical.Build; the units, their term and word ids and their vectors each
 // take one block. Cost O(section size + words of all units · dim), with a
 // number of allocations that does not grow with the units.
-func ReadBinary(data []byte, maxUnits int) (*Store, error) {
+func ReadBinary(data []byte, lim Limits) (*Store, error) {
 	s := newStore(vector.Default())
 	s.lex = lexicon{} // the maps are built on first use (lexicon.maps)
 	s.byID = nil      // built on first use (Store.ids)
@@ -28,7 +37,7 @@ func ReadBinary(data []byte, maxUnits int) (*Store, error) {
 	if n := r.count(field("removed"), 0); r.err == nil && n != 0 {
 		r.fail("removed: a base removes nothing")
 	}
-	if err := s.readPiece(r, maxUnits, true); err != nil {
+	if err := s.readPiece(r, lim, true); err != nil {
 		return nil, err
 	}
 	s.Mark()
@@ -41,7 +50,7 @@ func ReadBinary(data []byte, maxUnits int) (*Store, error) {
 // the segment's base): on error it is left half changed. Cost O(section
 // size + the removed and added units' terms), and O(units) once to index
 // the ids.
-func (s *Store) ApplySegment(data []byte, maxUnits int) error {
+func (s *Store) ApplySegment(data []byte, lim Limits) error {
 	r := &reader{b: data}
 	n := r.count(field("removed"), s.Len())
 	ids := make([]string, 0, n)
@@ -59,7 +68,7 @@ func (s *Store) ApplySegment(data []byte, maxUnits int) error {
 			return fmt.Errorf("removed: %w", err)
 		}
 	}
-	if err := s.readPiece(r, maxUnits, false); err != nil {
+	if err := s.readPiece(r, lim, false); err != nil {
 		return err
 	}
 	s.Mark()
@@ -261,16 +270,16 @@ func (r *reader) uv() (uint64, bool) {
 
 // readPiece reads the tokens and units of a section into s (a new store
 // when base, whose indexes it builds whole; else units added to s).
-func (s *Store) readPiece(r *reader, maxUnits int, base bool) error {
+func (s *Store) readPiece(r *reader, lim Limits, base bool) error {
 	if err := s.readTokens(r); err != nil {
 		return err
 	}
 	t := s.table
 	dim := t.Dim()
 	l := &s.lex
-	n := r.count(field("units"), maxUnits-s.Len())
+	n := r.count(field("units"), lim.Units-s.Len())
 	if r.err != nil {
-		return fmt.Errorf("%w (at most %d units in a state)", r.err, maxUnits)
+		return fmt.Errorf("%w (at most %d units in a state)", r.err, lim.Units)
 	}
 	var dicts [6][]string
 	for k, name := range [6]string{"sessions", "dates", "times", "speakers", "users", "kinds"} {
@@ -411,6 +420,9 @@ func (s *Store) readPiece(r *reader, maxUnits int, base bool) error {
 		}
 		if sb > MaxTextBytes {
 			return fmt.Errorf("units[%d].text: %d bytes, more than %d", i, sb, MaxTextBytes)
+		}
+		if s.readText += int(sb); s.readText > lim.TextBytes {
+			return fmt.Errorf("units[%d].text: the units' texts pass %d bytes, the most a state holds", i, lim.TextBytes)
 		}
 		tokEnd[i], wordEnd[i] = int32(len(toks)), int32(len(wids))
 		units[i] = unitSums{runes: int32(sr), flag: uint8(fl)}

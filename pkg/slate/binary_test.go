@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/recmem/recmem/pkg/slate"
@@ -76,7 +77,7 @@ func TestBinarySameUnitsAndSlates(t *testing.T) {
 				t.Fatal(err)
 			}
 			bin := live.AppendBinary(nil)
-			read, err := slate.ReadBinary(bin, 100_000)
+			read, err := slate.ReadBinary(bin, lim)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,12 +136,12 @@ func TestSegmentsFollowChanges(t *testing.T) {
 		}
 		segs = append(segs, live.AppendSegment(nil))
 	}
-	read, err := slate.ReadBinary(base, 100_000)
+	read, err := slate.ReadBinary(base, lim)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, seg := range segs {
-		if err := read.ApplySegment(seg, 100_000); err != nil {
+		if err := read.ApplySegment(seg, lim); err != nil {
 			t.Fatalf("segment %d: %v", i, err)
 		}
 	}
@@ -161,5 +162,32 @@ func TestSegmentsFollowChanges(t *testing.T) {
 	// Nothing removed, no token, no unit, six empty dicts.
 	if len(segs[4]) != 9 {
 		t.Errorf("an empty segment is %d bytes, want 9", len(segs[4]))
+	}
+}
+
+var lim = slate.Limits{Units: 100_000, TextBytes: 16 << 20}
+
+// TestBinaryLimits reads a state whose few bytes would unfold into more
+// text than a state may hold: refused, naming the unit.
+func TestBinaryLimits(t *testing.T) {
+	s := slate.NewStore()
+	long := strings.Repeat("x", 60_000)
+	var us []slate.Unit
+	for i := range 40 {
+		us = append(us, slate.Unit{ID: fmt.Sprint(i), Session: "s", Text: long})
+	}
+	if err := s.Add(us); err != nil {
+		t.Fatal(err)
+	}
+	bin := s.AppendBinary(nil)
+	if len(bin) > 61_000 {
+		t.Fatalf("%d bytes: the long token is not shared", len(bin))
+	}
+	_, err := slate.ReadBinary(bin, slate.Limits{Units: 100, TextBytes: 1 << 20})
+	if err == nil || err.Error() != "units[17].text: the units' texts pass 1048576 bytes, the most a state holds" {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := slate.ReadBinary(bin, slate.Limits{Units: 39, TextBytes: 1 << 30}); err == nil || !strings.Contains(err.Error(), "(at most 39 units in a state)") {
+		t.Errorf("err = %v", err)
 	}
 }

@@ -51,6 +51,8 @@ type Store struct {
 	// of keys below it removed since.
 	markKey int
 	removed []removal
+	// readText counts the text bytes read from a binary state (Limits).
+	readText int
 	// sessOrder holds the sessions' positions in time, by session position
 	// (sessionPositions), recomputed after every change.
 	sessOrder []float64
