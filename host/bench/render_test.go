@@ -23,6 +23,14 @@ func handReport() *Report {
 		Peers: map[string]any{"bleve": map[string]any{"select_ms": map[string]any{"500": 0.25}, "r_slate": 0.7},
 			"orama": map[string]any{"error": "no node"}},
 		Budgets: []Budget{{"signal_us (plugin)", 200, 30, true}, {"select_ms at 500 units (plugin, Go host)", 1, 2, false}},
+		Formats: map[string]*Format{
+			"json": {ImportMs: map[string]Stat{"500": {Median: 70}}, ExportMs: map[string]Stat{"500": {Median: 11}},
+				StateBytes: map[string]int{"500": 150000}, StateGzipBytes: map[string]int{"500": 31000},
+				HTTPSelectMs: map[string]Stat{"500": {Median: 90}}},
+			"binary": {ImportMs: map[string]Stat{"500": {Median: 7.5}}, ExportMs: map[string]Stat{"500": {Median: 2}},
+				StateBytes: map[string]int{"500": 58000}, StateGzipBytes: map[string]int{"500": 36000},
+				HTTPSelectMs: map[string]Stat{"500": {Median: 14}}, HTTPSelectWarmMs: map[string]Stat{"500": {Median: 6}}},
+		},
 	}
 }
 
@@ -42,6 +50,9 @@ func TestWriteMarkdown(t *testing.T) {
 		"| bleve | 0.7 | <nil> | <nil> |",
 		"| orama | error: no node | | |",
 		"| signal_us (plugin) | 200 | 30 | met |",
+		// JSON before binary; no warm figure for JSON.
+		"| 500 | json | 150000 | 31000 | 11 | 70 | 90 | – |",
+		"| 500 | binary | 58000 | 36000 | 2 | 7.5 | 14 | 6 |",
 		"| select_ms at 500 units (plugin, Go host) | 1 | 2 | missed |",
 	} {
 		if !strings.Contains(md, "\n"+line+"\n") {

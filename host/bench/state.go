@@ -36,7 +36,7 @@ type Format struct {
 }
 
 // stateFormats are the formats measured, in the report's order.
-var stateFormats = []string{"json"}
+var stateFormats = []string{"json", "binary"}
 
 // exportInput is export_state's input for a format.
 func exportInput(format string) []byte {
@@ -97,16 +97,36 @@ func (r *runner) formatAt(ctx context.Context, rt *host.Runtime, wasm []byte, ca
 		return err
 	}
 	fm.RequestBytes[k] = len(body)
-	c, err := host.NewClient(ctx, host.ClientOptions{Options: host.Options{Wasm: wasm, CacheDir: cacheDir}, Instances: 1})
-	if err != nil {
-		return err
+	// Cold: a server that keeps no warm instance imports every request's
+	// state. Warm: one that does serves the same state from the instance
+	// the first request left warm.
+	for _, warm := range []bool{false, true} {
+		opts := host.ClientOptions{Options: host.Options{Wasm: wasm, CacheDir: cacheDir}, Instances: 1, Warm: -1}
+		label, into := "cold", fm.HTTPSelectMs
+		if warm {
+			opts.Warm, label = 1, "warm"
+			if fm.HTTPSelectWarmMs == nil {
+				fm.HTTPSelectWarmMs = map[string]Stat{}
+			}
+			into = fm.HTTPSelectWarmMs
+		}
+		c, err := host.NewClient(ctx, opts)
+		if err != nil {
+			return err
+		}
+		h := host.NewEdgeHandler(c, host.EdgeOptions{})
+		into[k], err = r.measure(fmt.Sprintf("%s HTTP select %d units, %s", format, n, label), time.Millisecond, func(int) error {
+			return serveOnce(h, body)
+		})
+		if err == nil && warm && c.WarmStats().Hits == 0 {
+			err = fmt.Errorf("%s HTTP select %d units: no request was served warm", format, n)
+		}
+		c.Close(ctx)
+		if err != nil {
+			return err
+		}
 	}
-	defer c.Close(ctx)
-	h := host.NewEdgeHandler(c, host.EdgeOptions{})
-	fm.HTTPSelectMs[k], err = r.measure(fmt.Sprintf("%s HTTP select %d units, cold", format, n), time.Millisecond, func(int) error {
-		return serveOnce(h, body)
-	})
-	return err
+	return nil
 }
 
 // serveOnce sends one select request to h and checks its answer.
@@ -118,3 +138,34 @@ func serveOnce(h http.Handler, body []byte) error {
 	}
 	return nil
 }
+
+// formatRows writes one row per memory size and state format: the state's
+// size raw and gzipped, exporting and importing it, and the stateless HTTP
+// select cold and warm, through the plugin in the Go host. row gets the
+// cells; "–" marks what was not measured.
+func (r *Report) formatRows(row func(cells ...string)) {
+	num := func(x float64) string {
+		if x == 0 {
+			return "–"
+		}
+		return strconv.FormatFloat(sig4(x), 'g', -1, 64)
+	}
+	var all map[string]Stat
+	for _, f := range r.Formats {
+		all = f.ImportMs
+	}
+	for _, n := range sizes(all) {
+		k := strconv.Itoa(n)
+		for _, name := range stateFormats {
+			f := r.Formats[name]
+			if f == nil {
+				continue
+			}
+			row(k, name, strconv.Itoa(f.StateBytes[k]), strconv.Itoa(f.StateGzipBytes[k]), num(f.ExportMs[k].Median),
+				num(f.ImportMs[k].Median), num(f.HTTPSelectMs[k].Median), num(f.HTTPSelectWarmMs[k].Median))
+		}
+	}
+}
+
+// formatHeader names formatRows' cells.
+var formatHeader = []string{"units", "format", "state bytes", "gzipped", "export ms", "import ms", "HTTP select cold ms", "HTTP select warm ms"}
