@@ -253,7 +253,7 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	resp := EdgeResponse{Result: result, BaseTag: cmp.Or(req.Tag, "new")}
 	switch {
-	case !x.Mutates && doc != nil:
+	case !x.Mutates && doc != nil && engine.IsBinaryState(doc) == (format == "binary"):
 		// Nothing changed: the state is the one the request brought.
 		resp.Tag = req.Tag
 		if !req.Delta {
