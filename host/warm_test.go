@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/recmem/recmem/host"
+	"github.com/recmem/recmem/pkg/seal"
 	"github.com/recmem/recmem/pkg/slate"
 	"github.com/recmem/recmem/pkg/workload"
 )
@@ -298,5 +300,65 @@ func TestEdgeWarmIsAcrossUsersSafe(t *testing.T) {
 	}
 	if st := c.WarmStats(); st.Hits == 0 {
 		t.Errorf("no warm hit: %+v", st)
+	}
+}
+
+// TestSealedBinaryPieces seals every binary piece a keyed client hands out:
+// the whole state and each delta open with the key, appended as they come;
+// a bare piece, a changed one and another key's are refused before import.
+func TestSealedBinaryPieces(t *testing.T) {
+	ctx := context.Background()
+	key := []byte("0123456789abcdef0123456789abcdef-test-key")
+	c := newClient(t, host.ClientOptions{Instances: 1, SealKey: key})
+	s, err := c.Session(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var units []slate.Unit
+	for i := range 50 {
+		units = append(units, slate.Unit{ID: fmt.Sprint("u", i), Session: "s", Text: fmt.Sprintf("turn %d about the kiln", i)})
+	}
+	s.AddUnits(ctx, units)
+	state, err := s.ExportBinary(ctx)
+	s.Close(ctx)
+	if err != nil || !bytes.HasPrefix(state, []byte(seal.Prefix)) {
+		t.Fatalf("%v %q", err, state[:20])
+	}
+	s, err = c.Session(ctx, state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.AddUnits(ctx, []slate.Unit{{ID: "late", Session: "s", Text: "the kiln is fixed"}})
+	piece, err := s.ExportDelta(ctx)
+	s.Close(ctx)
+	if err != nil || !bytes.HasPrefix(piece, []byte(seal.Prefix)) {
+		t.Fatalf("%v %q", err, piece)
+	}
+	state = host.AppendState(state, piece)
+	s, err = c.Session(ctx, state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := s.SelectSlate(ctx, slate.Request{Query: "kiln fixed", Budget: 20, Ranker: "bm25"})
+	s.Close(ctx)
+	if len(m.Units) == 0 || m.Units[0].ID != "late" {
+		t.Fatalf("slate %+v", m.Units)
+	}
+	_, bare, _ := bytes.Cut(state, []byte("\n"))
+	changed := bytes.Clone(state)
+	changed[len(changed)-30] ^= 1
+	other := newClient(t, host.ClientOptions{Instances: 1, SealKey: []byte("another key, also thirty-two bytes long")})
+	for name, tt := range map[string]struct {
+		c     *host.Client
+		state []byte
+		want  error
+	}{
+		"bare":        {c, bare, seal.ErrUnsealed},
+		"changed":     {c, changed, seal.ErrMismatch},
+		"another key": {other, state, seal.ErrMismatch},
+	} {
+		if _, err := tt.c.Session(ctx, tt.state); !errors.Is(err, tt.want) {
+			t.Errorf("%s: err = %v, want %v", name, err, tt.want)
+		}
 	}
 }
