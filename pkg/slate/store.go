@@ -53,6 +53,8 @@ type Store struct {
 	removed []removal
 	// readText counts the text bytes read from a binary state (Limits).
 	readText int
+	// scratch holds a unit's ids while add gathers them.
+	scratch struct{ toks, tids, uwids []int32 }
 	// sessOrder holds the sessions' positions in time, by session position
 	// (sessionPositions), recomputed after every change.
 	sessOrder []float64
@@ -148,10 +150,14 @@ func (s *Store) add(u Unit) {
 		e.month, e.year = int(t.Month()), t.Year()
 	}
 	s.lex.maps()
-	e.toks = s.lex.tokenize(u.Text, nil, s.table)
+	// The unit's ids are gathered in the store's scratch buffers, then
+	// copied out at their exact size: no garbage per token, no spare room.
+	sc := &s.scratch
+	sc.toks = s.lex.tokenize(u.Text, sc.toks[:0], s.table)
+	sc.tids, sc.uwids = sc.tids[:0], sc.uwids[:0]
 	dim := s.table.Dim()
 	acc := make([]float64, dim)
-	for _, id := range e.toks {
+	for _, id := range sc.toks {
 		f := s.lex.tokFlag[id]
 		e.firstPerson = e.firstPerson || f&tokFirstPerson != 0
 		e.timeWord = e.timeWord || f&tokTimeWord != 0
@@ -160,14 +166,15 @@ func (s *Store) add(u Unit) {
 		if w < 0 {
 			continue
 		}
-		e.tids = append(e.tids, s.lex.wordTerm[w]) // text.Terms(u.Text), without tokenizing again
-		if !slices.Contains(e.uwids, w) {
-			e.uwids = append(e.uwids, w)
+		sc.tids = append(sc.tids, s.lex.wordTerm[w]) // text.Terms(u.Text), without tokenizing again
+		if !slices.Contains(sc.uwids, w) {
+			sc.uwids = append(sc.uwids, w)
 		}
 		for j, x := range s.lex.wordWeighted[int(w)*dim : int(w+1)*dim] {
 			acc[j] += x
 		}
 	}
+	e.toks, e.tids, e.uwids = slices.Clone(sc.toks), slices.Clone(sc.tids), slices.Clone(sc.uwids)
 	e.vec = s.table.Finish(acc)                             // s.table.Sentence of the content words, from their rows
 	e.tokens = (utf8.RuneCountInString(u.Render()) + 3) / 4 // Unit.Tokens
 	e.question = strings.HasSuffix(strings.TrimSpace(u.Text), "?")
