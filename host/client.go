@@ -3,8 +3,12 @@ package host
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"strings"
 
 	"github.com/recmem/recmem/pkg/engine"
@@ -48,6 +52,14 @@ type ClientOptions struct {
 	// (docs/http.md). Without a key, a document's checksum guards against
 	// damage only: anyone can recompute it.
 	SealKey []byte
+	// Warm is how many instances the client keeps warm: idle, still holding
+	// the state a session last imported or exported, keyed by its tag (the
+	// SHA-256 of the document's bytes, or its seal in the stateless API). A
+	// session opened on a state whose tag matches skips the import. The
+	// default, 0, is Instances; a negative value keeps none. It is a cache,
+	// never the authority: the tag is computed from the bytes the caller
+	// brings, every time.
+	Warm int
 }
 
 // StateMemoryFactor is the instance memory that importing a state document
@@ -75,6 +87,12 @@ func NewClient(ctx context.Context, opts ClientOptions) (*Client, error) {
 		return nil, err
 	}
 	pool := rt.NewPool(opts.Instances)
+	switch {
+	case opts.Warm == 0:
+		pool.SetWarm(pool.Size())
+	case opts.Warm > 0:
+		pool.SetWarm(opts.Warm)
+	}
 	maxState := opts.MaxState
 	if maxState <= 0 {
 		maxState = rt.MaxMemory() / StateMemoryFactor
@@ -121,24 +139,50 @@ type ExportError struct {
 func (e *ExportError) Error() string { return e.Message }
 
 // Session is one user's memory on one instance. Close returns the instance
-// to the pool (wiping the memory from it); export the state first.
+// to the pool (wiping the memory from it, or keeping it warm when the state
+// is the one last imported or exported); export the state first.
 type Session struct {
 	c  *Client
 	in *Instance
+	// held is the tag of the document the caller holds, when the
+	// instance's state is that document's (nothing changed since it was
+	// imported or exported), else "": Close keeps the instance warm under
+	// it. For a binary state, sum is the engine's checksum of it
+	// (export_state's base) and hash the SHA-256 of its bytes so far, so
+	// that a delta's tag costs the delta's bytes only.
+	held string
+	sum  string
+	hash hash.Hash
+	// Warm reports whether the session started on a warm instance: its
+	// state was not imported.
+	Warm bool
 }
 
+// WarmStats returns the counts of the client's warm instances.
+func (c *Client) WarmStats() WarmStats { return c.pool.WarmStats() }
+
 // Session takes a free instance (waiting for one if all are busy) and imports
-// state into it; nil state starts an empty memory with default parameters.
-// With a SealKey, state must be a document this client sealed.
+// state into it: a JSON document or a binary state (docs/state-binary.md).
+// A warm instance already holding state serves it without the import. Nil
+// state starts an empty memory with default parameters. With a SealKey,
+// state must be a document (or binary pieces) this client sealed.
 func (c *Client) Session(ctx context.Context, state []byte) (*Session, error) {
 	if state == nil {
-		return c.session(ctx, nil)
+		return c.session(ctx, nil, "")
 	}
 	doc, err := c.open(state)
 	if err != nil {
 		return nil, err
 	}
-	return c.session(ctx, doc)
+	h := sha256.New()
+	h.Write(doc)
+	tag := "sha256:" + hex.EncodeToString(h.Sum(nil))
+	s, err := c.session(ctx, doc, tag)
+	if err != nil {
+		return nil, err
+	}
+	s.track(doc, h)
+	return s, nil
 }
 
 // open checks a document's size and, with a SealKey, its seal, and returns
@@ -150,6 +194,13 @@ func (c *Client) open(state []byte) ([]byte, error) {
 	if c.sealKey == nil {
 		return state, nil
 	}
+	if IsBinaryState(state) {
+		doc, err := openPieces(c.sealKey, state)
+		if err != nil {
+			return nil, fmt.Errorf("host: state: %w", err)
+		}
+		return doc, nil
+	}
 	doc, err := seal.Open(c.sealKey, state)
 	if err != nil {
 		return nil, fmt.Errorf("host: state: %w", err)
@@ -157,26 +208,42 @@ func (c *Client) open(state []byte) ([]byte, error) {
 	return doc, nil
 }
 
-// session is Session on a bare (unsealed, checked) document.
-func (c *Client) session(ctx context.Context, doc []byte) (*Session, error) {
-	in, err := c.pool.Acquire(ctx)
+// session is Session on a bare (unsealed, checked) document whose tag
+// (the SHA-256 or the seal of doc, computed from doc by the caller) picks a
+// warm instance holding it, if any.
+func (c *Client) session(ctx context.Context, doc []byte, tag string) (*Session, error) {
+	if doc == nil {
+		tag = ""
+	}
+	in, warm, err := c.pool.AcquireTag(ctx, tag)
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{c: c, in: in}
-	if doc != nil {
+	s := &Session{c: c, in: in, Warm: warm}
+	if doc != nil && !warm {
 		if err := s.importDoc(ctx, doc); err != nil {
 			s.Close(ctx)
 			return nil, err
 		}
 	}
+	s.held = tag
 	return s, nil
 }
 
-// Close returns the instance to the pool. The session must not be used after.
+// track records that the caller holds doc (whose bytes h has hashed).
+func (s *Session) track(doc []byte, h hash.Hash) {
+	s.sum, s.hash = engine.Checksum(doc), nil
+	if s.sum != "" {
+		s.hash = h
+	}
+}
+
+// Close returns the instance to the pool: kept warm under the tag of the
+// document the caller holds when the instance's state is still that
+// document's, else reset. The session must not be used after.
 func (s *Session) Close(ctx context.Context) {
 	if s.in != nil {
-		s.c.pool.Release(ctx, s.in, false)
+		s.c.pool.ReleaseWarm(ctx, s.in, s.held)
 		s.in = nil
 	}
 }
@@ -187,6 +254,9 @@ func (s *Session) Close(ctx context.Context) {
 func (s *Session) Call(ctx context.Context, export string, input []byte) ([]byte, error) {
 	if s.in == nil {
 		return nil, errors.New("host: session is closed")
+	}
+	if x, ok := engine.Lookup(export); !ok || x.Mutates {
+		s.held = "" // the state may change: no longer the caller's document
 	}
 	raw, err := s.in.CallContext(ctx, export, input)
 	if err != nil {
@@ -305,10 +375,67 @@ func (s *Session) SelectSlate(ctx context.Context, req slate.Request) (*slate.Re
 // sealed when the client has a SealKey.
 func (s *Session) Export(ctx context.Context) ([]byte, error) {
 	doc, err := s.exportDoc(ctx)
-	if err != nil || s.c.sealKey == nil {
-		return doc, err
+	if err != nil {
+		return nil, err
+	}
+	s.holds(doc)
+	if s.c.sealKey == nil {
+		return doc, nil
 	}
 	return seal.Seal(s.c.sealKey, doc), nil
+}
+
+// holds records that the caller now holds the whole document doc.
+func (s *Session) holds(doc []byte) {
+	h := sha256.New()
+	h.Write(doc)
+	s.held = "sha256:" + hex.EncodeToString(h.Sum(nil))
+	s.track(doc, h)
+}
+
+// ExportBinary returns the whole state in binary form (docs/state-binary.md),
+// each piece sealed when the client has a SealKey.
+func (s *Session) ExportBinary(ctx context.Context) ([]byte, error) {
+	bin, err := s.Call(ctx, engine.ExportState.Name, []byte(`{"format":"binary"}`))
+	if err != nil {
+		return nil, err
+	}
+	s.holds(bin)
+	if s.c.sealKey == nil {
+		return bin, nil
+	}
+	return sealPieces(s.c.sealKey, bin)
+}
+
+// ExportDelta returns what changed since the binary state the session last
+// imported or exported: a segment to append to it, or a whole state to
+// replace it (compaction, or a session that holds no binary state), or
+// nothing when nothing changed; AppendState applies either. Pieces are
+// sealed when the client has a SealKey.
+func (s *Session) ExportDelta(ctx context.Context) ([]byte, error) {
+	if s.sum == "" || s.hash == nil {
+		return s.ExportBinary(ctx)
+	}
+	in, _ := json.Marshal(engine.ExportStateInput{Format: "binary", Base: s.sum})
+	piece, err := s.Call(ctx, engine.ExportState.Name, in)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(piece) == 0:
+		s.held = "sha256:" + hex.EncodeToString(s.hash.Sum(nil))
+		return nil, nil
+	case piece[5] == 'B':
+		s.holds(piece)
+	default:
+		s.hash.Write(piece)
+		s.held = "sha256:" + hex.EncodeToString(s.hash.Sum(nil))
+		s.sum = engine.Checksum(piece)
+	}
+	if s.c.sealKey == nil {
+		return piece, nil
+	}
+	return sealPieces(s.c.sealKey, piece)
 }
 
 // exportDoc returns the bare state document.
@@ -330,7 +457,11 @@ func (s *Session) Import(ctx context.Context, state []byte) error {
 	if err != nil {
 		return err
 	}
-	return s.importDoc(ctx, doc)
+	if err := s.importDoc(ctx, doc); err != nil {
+		return err
+	}
+	s.holds(doc)
+	return nil
 }
 
 // importDoc is Import of a bare (unsealed, checked) document. A trap is not

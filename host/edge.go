@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recmem/recmem/pkg/engine"
 	"github.com/recmem/recmem/pkg/seal"
 )
 
@@ -35,13 +36,19 @@ type EdgeOptions struct {
 	ErrorLog *log.Logger
 }
 
-// EdgeRequest is the body of POST /v1/<export>. State is the user's state
-// document, gzipped and base64-encoded (absent for a new memory); Tag is the
-// tag the server returned with it, checked against the state.
+// EdgeRequest is the body of POST /v1/<export>. State is the user's state,
+// a JSON document or a binary state (docs/state-binary.md), gzipped and
+// base64-encoded (absent for a new memory); Tag is the tag the server
+// returned with it, checked against the state. Format is the form of the
+// state the answer carries ("json" or "binary"; default: the request
+// state's form, JSON for a new memory); Delta, binary only, asks for only
+// what changed (EdgeResponse.Delta).
 type EdgeRequest struct {
-	State string          `json:"state,omitempty"`
-	Tag   string          `json:"tag,omitempty"`
-	Input json.RawMessage `json:"input,omitempty"`
+	State  string          `json:"state,omitempty"`
+	Tag    string          `json:"tag,omitempty"`
+	Input  json.RawMessage `json:"input,omitempty"`
+	Format string          `json:"format,omitempty"`
+	Delta  bool            `json:"delta,omitempty"`
 }
 
 // EdgeResponse is the answer: the export's result, the new state and its
@@ -49,9 +56,14 @@ type EdgeRequest struct {
 // the state in a store writes the new state only if the store still holds
 // BaseTag; otherwise another request changed the memory in between (a lost
 // update) and the client retries on the newer state.
+//
+// A request with Delta gets, instead of State, a Delta to append to the
+// bytes of its state (the tag is then the tag of the two together), or
+// State when a whole state is due, or neither when nothing changed.
 type EdgeResponse struct {
 	Result  json.RawMessage `json:"result"`
-	State   string          `json:"state"`
+	State   string          `json:"state,omitempty"`
+	Delta   string          `json:"delta,omitempty"`
 	Tag     string          `json:"tag"`
 	BaseTag string          `json:"base_tag"`
 	Changed bool            `json:"changed"`
@@ -199,11 +211,26 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusForbidden, export, fmt.Sprintf("%s is not served by the stateless API: %s", export, why))
 		return
 	}
-	if !slices.Contains(EdgeExports, export) {
+	x, ok := engine.Lookup(export)
+	if !ok || !slices.Contains(EdgeExports, export) {
 		h.fail(w, http.StatusNotFound, export, fmt.Sprintf("unknown export %q", export))
 		return
 	}
-	s, err := h.c.session(ctx, doc)
+	format := req.Format
+	switch {
+	case format == "" && engine.IsBinaryState(doc):
+		format = "binary"
+	case format == "":
+		format = "json"
+	case format != "json" && format != "binary":
+		h.fail(w, http.StatusBadRequest, export, fmt.Sprintf(`format: want "json" or "binary", got %q`, format))
+		return
+	}
+	if req.Delta && format != "binary" {
+		h.fail(w, http.StatusBadRequest, export, `delta: only with the binary format ("format": "binary")`)
+		return
+	}
+	s, err := h.c.session(ctx, doc, req.Tag)
 	if err != nil {
 		h.sessionError(ctx, w, export, err)
 		return
@@ -212,7 +239,7 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	baseTag := req.Tag
 	if doc == nil {
 		// A new memory: "changed" compares with the empty memory's tag.
-		empty, err := s.exportDoc(ctx)
+		empty, err := h.export(ctx, s, format, "")
 		if err != nil {
 			h.sessionError(ctx, w, export, err)
 			return
@@ -224,15 +251,50 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.sessionError(ctx, w, export, err)
 		return
 	}
-	newDoc, err := s.exportDoc(ctx)
-	if err != nil {
-		h.sessionError(ctx, w, export, err)
-		return
+	resp := EdgeResponse{Result: result, BaseTag: cmp.Or(req.Tag, "new")}
+	switch {
+	case !x.Mutates && doc != nil && engine.IsBinaryState(doc) == (format == "binary"):
+		// Nothing changed: the state is the one the request brought.
+		resp.Tag = req.Tag
+		if !req.Delta {
+			resp.State = req.State
+		}
+	case req.Delta && engine.Checksum(doc) != "":
+		piece, err := h.export(ctx, s, format, engine.Checksum(doc))
+		if err != nil {
+			h.sessionError(ctx, w, export, err)
+			return
+		}
+		switch {
+		case len(piece) == 0:
+			resp.Tag = req.Tag
+		case piece[5] == 'B':
+			resp.State, resp.Tag = PackState(piece), h.tag(piece)
+		default:
+			resp.Delta, resp.Tag = PackState(piece), h.tag(AppendState(doc, piece))
+		}
+	default:
+		newDoc, err := h.export(ctx, s, format, "")
+		if err != nil {
+			h.sessionError(ctx, w, export, err)
+			return
+		}
+		resp.State, resp.Tag = PackState(newDoc), h.tag(newDoc)
 	}
-	resp := EdgeResponse{Result: result, State: PackState(newDoc), Tag: h.tag(newDoc), BaseTag: cmp.Or(req.Tag, "new")}
 	resp.Changed = resp.Tag != baseTag
+	s.held = resp.Tag // the instance holds the answer's state: keep it warm under its tag
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(resp)
+}
+
+// export writes the session's state in format, as a delta against the
+// binary state of checksum base when base is given.
+func (h *edge) export(ctx context.Context, s *Session, format, base string) ([]byte, error) {
+	in, _ := json.Marshal(engine.ExportStateInput{Format: format, Base: base})
+	if format == "json" {
+		in = nil
+	}
+	return s.Call(ctx, engine.ExportState.Name, in)
 }
 
 // tag is a state's tag: its seal when the client has a seal key, else its

@@ -145,3 +145,41 @@ func ExampleNewClient() {
 	// Output:
 	// state limit: 5368709 bytes; sealed: false
 }
+
+// A user's memory kept in binary form (docs/state-binary.md): each session
+// exports only what changed, and the next session on the same state starts
+// on the instance the last one left warm.
+func ExampleSession_ExportDelta() {
+	ctx := context.Background()
+	c, err := host.NewClient(ctx, host.ClientOptions{Instances: 1}) // Warm: one instance, as many as Instances
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close(ctx)
+	first, _ := c.Session(ctx, nil)
+	var units []slate.Unit
+	for i := range 200 {
+		units = append(units, slate.Unit{ID: fmt.Sprint("D1:", i), Session: "S1", Speaker: "Ann",
+			Text: fmt.Sprintf("Pottery class %d: we glazed %d bowls and fired them on Tuesday.", i, i%7)})
+	}
+	first.AddUnits(ctx, units)
+	state, _ := first.ExportBinary(ctx)
+	first.Close(ctx)
+
+	signals := []host.Signal{{User: "u1", Item: "g1", Action: "like", Time: 1700000000}}
+	s, _ := c.Session(ctx, state) // warm when state is what the last session left
+	s.Record(ctx, signals, "fixed")
+	piece, _ := s.ExportDelta(ctx) // a few hundred bytes for a few signals
+	s.Close(ctx)
+	state = host.AppendState(state, piece)
+	fmt.Println("warm:", s.Warm, "delta under a tenth of the state:", len(piece)*10 < len(state))
+
+	again, _ := c.Session(ctx, state)
+	m, _ := again.Memory(ctx, 0)
+	again.Close(ctx)
+	fmt.Println("warm:", again.Warm, "events:", len(m.Events))
+	// Output:
+	// warm: true delta under a tenth of the state: true
+	// warm: true events: 1
+}

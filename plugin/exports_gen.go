@@ -66,12 +66,12 @@ func purge() int32 { return call(engine.Purge.Export) }
 //go:wasmexport select_slate
 func selectSlate() int32 { return call(engine.SelectSlate.Export) }
 
-// export_state: the whole state document, sealed with its checksum.
+// export_state: the whole state: the JSON document sealed with its checksum, or the binary state or a delta of it.
 //
 //go:wasmexport export_state
 func exportState() int32 { return call(engine.ExportState.Export) }
 
-// import_state: replace the state with a document, validated first.
+// import_state: replace the state with a JSON document or a binary state (a base and its segments), validated first.
 //
 //go:wasmexport import_state
 func importState() int32 { return call(engine.ImportState.Export) }

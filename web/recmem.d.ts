@@ -326,6 +326,34 @@ export interface Explanation {
 }
 
 /**
+ * ExportStateInput is the input of export_state: the form of the state,
+ * and for the binary form the state the caller holds, to write only what
+ * changed since (docs/state-binary.md).
+ */
+export interface ExportStateInput {
+  /**
+   * Format is "json" (the default, the document of docs/state-format.md)
+   * or "binary".
+   */
+  format?: string;
+  /**
+   * Base, binary only, is the checksum ("xxh64:" and 16 hex digits) of a
+   * binary state the caller holds: the output is then a segment to append
+   * to it, the whole state when a segment cannot say the change or
+   * compaction is due, or nothing when nothing changed.
+   */
+  base?: string;
+  /**
+   * CompactAfter (1 to 1000, default 16) and CompactRatio (above 0, at
+   * most 100, default 0.5): with Base, the whole state is written instead
+   * of a segment when the state would pass CompactAfter segments, or its
+   * segments CompactRatio times the size of its base.
+   */
+  compact_after?: number;
+  compact_ratio?: number;
+}
+
+/**
  * ExportsOutput is the output of exports: the export names, sorted, and the
  * state document format this module writes.
  */
@@ -343,11 +371,18 @@ export interface GetMemoryInput {
   journal_limit?: number;
 }
 
-/** ImportStateOutput is what import_state restored. */
+/**
+ * ImportStateOutput is what import_state restored. For a binary state it
+ * also gives the form, the state's checksum (export_state's base for the
+ * next delta) and how many segments it applied after the base.
+ */
 export interface ImportStateOutput {
   ok: boolean;
   summary: Summary;
   version: number;
+  format?: string;
+  checksum?: string;
+  segments?: number;
 }
 
 /** Intent is an instruction as understood. */
@@ -853,9 +888,9 @@ export class Recmem {
   purge(opts?: { session?: string; user?: string }): Promise<PurgeOutput>;
   /** choose the units that enter a context of at most budget tokens, with no LLM call (export select_slate) */
   selectSlate(request: Request): Promise<Result>;
-  /** the whole state document, sealed with its checksum (export export_state) */
+  /** the whole state: the JSON document sealed with its checksum, or the binary state or a delta of it (export export_state) */
   exportState(): Promise<string>;
-  /** replace the state with a document, validated first (export import_state) */
+  /** replace the state with a JSON document or a binary state (a base and its segments), validated first (export import_state) */
   importState(state: string | Uint8Array | object): Promise<ImportStateOutput>;
   /** start an empty memory, with default or given parameters (export reset) */
   reset(config?: Config): Promise<ResetOutput>;

@@ -32,8 +32,8 @@ export const EXPORTS = Object.freeze([
   { name: 'delete_units', method: 'deleteUnits', mutates: true, doc: 'remove units by id, from the store and its indexes' },
   { name: 'purge', method: 'purge', mutates: true, doc: 'remove a whole session, or every unit of a user' },
   { name: 'select_slate', method: 'selectSlate', mutates: false, doc: 'choose the units that enter a context of at most budget tokens, with no LLM call' },
-  { name: 'export_state', method: 'exportState', mutates: false, doc: 'the whole state document, sealed with its checksum' },
-  { name: 'import_state', method: 'importState', mutates: true, doc: 'replace the state with a document, validated first' },
+  { name: 'export_state', method: 'exportState', mutates: false, doc: 'the whole state: the JSON document sealed with its checksum, or the binary state or a delta of it' },
+  { name: 'import_state', method: 'importState', mutates: true, doc: 'replace the state with a JSON document or a binary state (a base and its segments), validated first' },
   { name: 'reset', method: 'reset', mutates: true, doc: 'start an empty memory, with default or given parameters' },
 ]);
 // END GENERATED exports

@@ -31,6 +31,20 @@ func budgets(r *Report) []Budget {
 		add("workerd request CPU at 500 units, ms (issue 18)", 10, r.Workerd.RequestCPUMs["500"].Median)
 	}
 	add("warm_start_ms (Go host)", 100, r.WarmStartMs)
+	// Issue 18: carrying the state.
+	if b := r.Formats["binary"]; b != nil {
+		add("binary import_ms at 10000 units (plugin, Go host)", 20, b.ImportMs["10000"].Median)
+		add("binary export_ms at 10000 units (plugin, Go host)", 10, b.ExportMs["10000"].Median)
+		add("binary stateless HTTP select_ms at 2000 units, cold", 15, b.HTTPSelectMs["2000"].Median)
+		add("binary stateless HTTP select_ms at 2000 units, warm", 8, b.HTTPSelectWarmMs["2000"].Median)
+		if j := r.Formats["json"]; j != nil {
+			for _, k := range []string{"500", "2000", "10000"} {
+				if j.StateGzipBytes[k] > 0 && b.StateGzipBytes[k] > 0 {
+					add("binary gzipped over JSON gzipped at "+k+" units", 0.6, round3(float64(b.StateGzipBytes[k])/float64(j.StateGzipBytes[k])))
+				}
+			}
+		}
+	}
 	add("wasm_gzip_bytes", 3_000_000, float64(r.WasmGzipBytes))
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // WriteMarkdown writes the report as Markdown tables (for BENCHMARKS.md):
@@ -63,6 +64,12 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 			num(r.Wasm.SelectMs[k].Median), num(r.Native.SelectMs[k].Median), js, peer("bleve", k), peer("orama", k))
 	}
 	fmt.Fprintln(w)
+	if len(r.Formats) > 0 {
+		fmt.Fprintln(w, "| "+strings.Join(formatHeader, " | ")+" |")
+		fmt.Fprintln(w, "|"+strings.Repeat("---|", len(formatHeader)))
+		r.formatRows(func(cells ...string) { fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |") })
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintln(w, "| ranker | r_slate (B=2000, per conversation) | r_slate_k2 | questions |")
 	fmt.Fprintln(w, "|---|---|---|---|")
 	fmt.Fprintf(w, "| recmem (embedded model, trained on these conversations) | %v | %v | %v |\n", r.Quality["r_slate"], r.Quality["r_slate_k2"], r.Quality["questions"])

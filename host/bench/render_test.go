@@ -28,6 +28,14 @@ func handReport() *Report {
 			RequestProcessCPUMs: map[string]Stat{"500": {Median: 75, P90: 90, N: 9}, "0": {Median: 6, P90: 7, N: 9}},
 			RequestWallMs:       map[string]Stat{"500": {Median: 82, P90: 95, N: 9}, "0": {Median: 7, P90: 8, N: 9}},
 			StateBytes:          map[string]int{"0": 778, "500": 149980}, StateGzipBytes: map[string]int{"0": 455, "500": 31502}},
+		Formats: map[string]*Format{
+			"json": {ImportMs: map[string]Stat{"500": {Median: 70}}, ExportMs: map[string]Stat{"500": {Median: 11}},
+				StateBytes: map[string]int{"500": 150000}, StateGzipBytes: map[string]int{"500": 31000},
+				HTTPSelectMs: map[string]Stat{"500": {Median: 90}}},
+			"binary": {ImportMs: map[string]Stat{"500": {Median: 7.5}}, ExportMs: map[string]Stat{"500": {Median: 2}},
+				StateBytes: map[string]int{"500": 58000}, StateGzipBytes: map[string]int{"500": 36000},
+				HTTPSelectMs: map[string]Stat{"500": {Median: 14}}, HTTPSelectWarmMs: map[string]Stat{"500": {Median: 6}}},
+		},
 	}
 }
 
@@ -47,6 +55,9 @@ func TestWriteMarkdown(t *testing.T) {
 		"| bleve | 0.7 | <nil> | <nil> |",
 		"| orama | error: no node | | |",
 		"| signal_us (plugin) | 200 | 30 | met |",
+		// JSON before binary; no warm figure for JSON.
+		"| 500 | json | 150000 | 31000 | 11 | 70 | 90 | – |",
+		"| 500 | binary | 58000 | 36000 | 2 | 7.5 | 14 | 6 |",
 		"| select_ms at 500 units (plugin, Go host) | 1 | 2 | missed |",
 		// the empty memory first
 		"| 0 | 3 ms | 3.5 ms | 6 ms | 7 ms | 778 | 455 |",

@@ -54,13 +54,16 @@ type Report struct {
 	Ratios         map[string]float64 `json:"ratios"`
 	Quality        map[string]any     `json:"quality"`
 	Wasm           Paths              `json:"wasm"`
-	Native         Paths              `json:"native"`
-	Node           map[string]any     `json:"node,omitempty"`
-	Workerd        *Workerd           `json:"workerd,omitempty"`
-	Budgets        []Budget           `json:"budgets"`
-	Machine        map[string]any     `json:"machine"`
-	Settings       map[string]any     `json:"settings"`
-	Skipped        []string           `json:"skipped,omitempty"` // paths not measured, and why
+	// Formats is what carrying the state costs, by format ("json",
+	// "binary"), through the plugin in the Go host.
+	Formats  map[string]*Format `json:"formats,omitempty"`
+	Native   Paths              `json:"native"`
+	Node     map[string]any     `json:"node,omitempty"`
+	Workerd  *Workerd           `json:"workerd,omitempty"`
+	Budgets  []Budget           `json:"budgets"`
+	Machine  map[string]any     `json:"machine"`
+	Settings map[string]any     `json:"settings"`
+	Skipped  []string           `json:"skipped,omitempty"` // paths not measured, and why
 }
 
 // sizes are the memory sizes that key m, ascending (a key that is not a

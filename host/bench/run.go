@@ -97,6 +97,10 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	r.compare(rep)
+	r.progress("bench: state formats and stateless HTTP select")
+	if err := r.formats(ctx, wasm, cacheDir, mem, rep); err != nil {
+		return nil, err
+	}
 
 	r.progress("bench: quality (r_slate at B=2000, per conversation, native)")
 	if rep.Quality, err = quality(r.LoCoMo); err != nil {

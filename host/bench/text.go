@@ -35,6 +35,14 @@ func (r *Report) WriteText(w io.Writer) {
 		row("import "+k+" units", r.Wasm.ImportMs[k], r.Native.ImportMs[k], "ms")
 	}
 	fmt.Fprintln(w)
+	if len(r.Formats) > 0 {
+		line := func(cells ...string) {
+			fmt.Fprintf(w, "%-6s %-7s %12s %10s %10s %10s %20s %20s\n", cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[7])
+		}
+		line(formatHeader...)
+		r.formatRows(line)
+		fmt.Fprintln(w)
+	}
 	for _, name := range []string{"bleve", "orama"} {
 		p, _ := r.Peers[name].(map[string]any)
 		if p == nil {

@@ -26,6 +26,12 @@ type Engine struct {
 	// llm and llmSteps are host configuration (SetLLM), not user state.
 	llm      llm.Completer
 	llmSteps map[string]bool
+	// lin is what the engine knows of the binary state its caller holds,
+	// and memDirty whether the memory may have changed since (binary.go):
+	// export_state's deltas. Neither is state: both follow from the last
+	// import or export.
+	lin      lineage
+	memDirty bool
 }
 
 // New returns an engine holding an empty state with default parameters.
@@ -55,6 +61,13 @@ func (e *Engine) Run(x *Export, input []byte) ([]byte, error) {
 	out, err := x.run(e, input)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", x.Name, err)
+	}
+	if x.Mutates {
+		switch x {
+		case AddUnits.Export, DeleteUnits.Export, Purge.Export, ImportState.Export:
+		default:
+			e.memDirty = true
+		}
 	}
 	return out, nil
 }

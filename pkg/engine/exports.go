@@ -59,11 +59,11 @@ var (
 		Limits: []Limit{{"budget", MaxBudget, "tokens"}},
 		JS:     Binding{Method: "selectSlate", Args: []string{"request"}, Whole: true}}, selectSlateExport)
 
-	ExportState = declare[struct{}, *Document](Export{Name: "export_state",
-		Doc: "the whole state document, sealed with its checksum",
+	ExportState = declare[ExportStateInput, *Document](Export{Name: "export_state",
+		Doc: "the whole state: the JSON document sealed with its checksum, or the binary state or a delta of it",
 		JS:  Binding{Method: "exportState", Text: true, Hand: true}}, exportStateExport)
 	ImportState = declare[Raw, ImportStateOutput](Export{Name: "import_state", Mutates: true,
-		Doc: "replace the state with a document, validated first",
+		Doc: "replace the state with a JSON document or a binary state (a base and its segments), validated first",
 		JS:  Binding{Method: "importState", Args: []string{"state"}, Raw: true, Hand: true}}, importStateExport)
 	Reset = declare[ResetInput, ResetOutput](Export{Name: "reset", Mutates: true,
 		Doc: "start an empty memory, with default or given parameters",

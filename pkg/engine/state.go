@@ -32,6 +32,9 @@ type Document struct {
 	// records, encoded as an array in insertion order; absent until units are
 	// first added.
 	Units *slate.Store `json:"units,omitempty"`
+	// binary, when set, is export_state's output in binary form (or empty:
+	// no change since the base asked for), which AppendJSON writes as it is.
+	binary []byte
 }
 
 // NewDocument returns an empty document with default parameters.
@@ -64,8 +67,12 @@ func (d *Document) Validate() error {
 }
 
 // AppendJSON appends d sealed: its checksum set from its canonical form,
-// encoded exactly as json.Marshal encodes it (export_state's output).
+// encoded exactly as json.Marshal encodes it (export_state's output). A
+// document export_state wrote in binary form appends those bytes instead.
 func (d *Document) AppendJSON(b []byte) ([]byte, error) {
+	if d.binary != nil {
+		return append(b, d.binary...), nil
+	}
 	out, err := d.sealed()
 	if err != nil {
 		return nil, err
@@ -73,22 +80,99 @@ func (d *Document) AppendJSON(b []byte) ([]byte, error) {
 	return append(b, out...), nil
 }
 
-func exportStateExport(e *Engine, _ []byte) (*Document, error) { return e.doc, nil }
+// ExportStateInput is the input of export_state: the form of the state,
+// and for the binary form the state the caller holds, to write only what
+// changed since (docs/state-binary.md).
+type ExportStateInput struct {
+	// Format is "json" (the default, the document of docs/state-format.md)
+	// or "binary".
+	Format string `json:"format,omitempty"`
+	// Base, binary only, is the checksum ("xxh64:" and 16 hex digits) of a
+	// binary state the caller holds: the output is then a segment to append
+	// to it, the whole state when a segment cannot say the change or
+	// compaction is due, or nothing when nothing changed.
+	Base string `json:"base,omitempty"`
+	// CompactAfter (1 to 1000, default 16) and CompactRatio (above 0, at
+	// most 100, default 0.5): with Base, the whole state is written instead
+	// of a segment when the state would pass CompactAfter segments, or its
+	// segments CompactRatio times the size of its base.
+	CompactAfter int     `json:"compact_after,omitempty"`
+	CompactRatio float64 `json:"compact_ratio,omitempty"`
+}
 
-// ImportStateOutput is what import_state restored.
+func exportStateExport(e *Engine, input []byte) (*Document, error) {
+	var in ExportStateInput
+	if err := decodeStrict(input, &in); err != nil {
+		return nil, err
+	}
+	switch in.Format {
+	case "", "json":
+		if in.Base != "" || in.CompactAfter != 0 || in.CompactRatio != 0 {
+			return nil, errors.New("input.base: only for the binary format (give \"format\": \"binary\")")
+		}
+		return e.doc, nil
+	case "binary":
+	default:
+		return nil, fmt.Errorf("input.format: want \"json\" or \"binary\", got %q", in.Format)
+	}
+	after, ratio := in.CompactAfter, in.CompactRatio
+	switch {
+	case after == 0:
+		after = DefaultCompactAfter
+	case after < 1 || after > 1000:
+		return nil, fmt.Errorf("input.compact_after: must be between 1 and 1000, got %d", after)
+	}
+	switch {
+	case ratio == 0:
+		ratio = DefaultCompactRatio
+	case !(ratio > 0 && ratio <= 100):
+		return nil, fmt.Errorf("input.compact_ratio: must be above 0 and at most 100, got %g", ratio)
+	}
+	var out []byte
+	var err error
+	if in.Base == "" {
+		out, err = e.exportBinary()
+	} else {
+		var base uint64
+		if base, err = parseSum("input.base", in.Base); err != nil {
+			return nil, err
+		}
+		out, err = e.exportDelta(base, after, ratio)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Document{binary: out}, nil
+}
+
+// ImportStateOutput is what import_state restored. For a binary state it
+// also gives the form, the state's checksum (export_state's base for the
+// next delta) and how many segments it applied after the base.
 type ImportStateOutput struct {
-	OK      bool           `json:"ok"`
-	Summary memory.Summary `json:"summary"`
-	Version int            `json:"version"`
+	OK       bool           `json:"ok"`
+	Summary  memory.Summary `json:"summary"`
+	Version  int            `json:"version"`
+	Format   string         `json:"format,omitempty"`
+	Checksum string         `json:"checksum,omitempty"`
+	Segments int            `json:"segments,omitempty"`
 }
 
 func importStateExport(e *Engine, input []byte) (ImportStateOutput, error) {
+	if IsBinaryState(input) {
+		d, lin, err := decodeBinary(input)
+		if err != nil {
+			return ImportStateOutput{}, err
+		}
+		e.doc, e.lin, e.memDirty = d, lin, false
+		return ImportStateOutput{OK: true, Summary: d.Memory.Summary(), Version: d.Version, Format: "binary",
+			Checksum: formatSum(lin.sum), Segments: int(lin.seq)}, nil
+	}
 	d, err := decodeDocument(input)
 	if err != nil {
 		return ImportStateOutput{}, err
 	}
-	e.doc = d
-	return ImportStateOutput{true, d.Memory.Summary(), d.Version}, nil
+	e.doc, e.lin = d, lineage{}
+	return ImportStateOutput{OK: true, Summary: d.Memory.Summary(), Version: d.Version}, nil
 }
 
 // ResetInput is the input of reset: the memory's parameters (zero fields
@@ -113,6 +197,6 @@ func resetExport(e *Engine, input []byte) (ResetOutput, error) {
 	}
 	d := NewDocument()
 	d.Memory = memory.New(in.Config)
-	e.doc = d
+	e.doc, e.lin = d, lineage{}
 	return ResetOutput{d.Memory.Config, true}, nil
 }

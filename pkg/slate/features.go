@@ -1,7 +1,5 @@
 package slate
 
-import "slices"
-
 // FeatureNames lists the ranker's features in the order of a feature vector.
 // Every feature is cheap: it reuses scores computed once per request.
 var FeatureNames = []string{
@@ -113,7 +111,14 @@ func (s *Store) features(r *retrieval, c *candidate) {
 		has = make([]bool, 0, len(r.q.terms))
 	}
 	for _, t := range r.q.terms {
-		has = append(has, slices.Contains(e.terms, t))
+		h := false
+		for _, id := range e.tids {
+			if s.lex.term[id] == t {
+				h = true
+				break
+			}
+		}
+		has = append(has, h)
 	}
 	if len(r.q.keys) > 0 {
 		k := 0

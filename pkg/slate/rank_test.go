@@ -100,9 +100,11 @@ func TestMaxSimsMatchesMaxSim(t *testing.T) {
 		}
 		for p, e := range s.entries {
 			var uv [][]float32
-			for _, w := range e.words {
-				v, _ := s.table.Word(w)
-				uv = append(uv, v)
+			for _, id := range e.toks {
+				if w := s.lex.tokWord[id]; w >= 0 {
+					v, _ := s.table.Word(s.lex.word[w])
+					uv = append(uv, v)
+				}
 			}
 			if want := vector.MaxSim(qv, uv, ws); got[p] != want {
 				t.Errorf("%q, unit %s: %v, want %v", qs, e.u.ID, got[p], want)

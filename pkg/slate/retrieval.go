@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/recmem/recmem/pkg/lexical"
 	"github.com/recmem/recmem/pkg/text"
 	"github.com/recmem/recmem/pkg/vector"
 )
@@ -116,7 +117,7 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 	for i, p := range denseOrder {
 		r.denseRank[p] = int32(i)
 	}
-	for i, h := range s.sessIx.Score(q.terms) {
+	for i, h := range s.sessionHits(q.terms) {
 		p := s.sessKey[h.Doc].pos
 		r.sess[p] = h.Score
 		r.sessRank[p] = int32(i)
@@ -268,9 +269,9 @@ func (s *Store) maxSims(q *query) []float64 {
 	}
 	// Row id holds vector.Dot of each query word with store word id: the
 	// same products summed in the same order, four words per pass.
-	sims := make([]float64, len(s.vocab)*w4)
-	for id := range len(s.vocab) {
-		wv := s.vvecs[id*dim : (id+1)*dim : (id+1)*dim]
+	sims := make([]float64, len(s.lex.word)*w4)
+	for id := range len(s.lex.word) {
+		wv := s.lex.wordVec[id*dim : (id+1)*dim : (id+1)*dim]
 		row := sims[id*w4 : (id+1)*w4 : (id+1)*w4]
 		for g := 0; g < groups; g += 4 {
 			qg := qt[g*dim : (g+4)*dim : (g+4)*dim]
@@ -330,7 +331,8 @@ func (s *Store) expand(q *query, first []*entry) []string {
 	}
 	var cand []tw
 	for i := 0; i < hopUnits && i < len(first); i++ {
-		for _, t := range first[i].terms {
+		for _, id := range first[i].tids {
+			t := s.lex.term[id]
 			if !have[t] {
 				have[t] = true
 				cand = append(cand, tw{t, s.units.IDF(t)})
@@ -435,4 +437,27 @@ func (s *Store) neighbourExpansion(q *query) []string {
 		}
 	}
 	return out
+}
+
+// sessionHits is the session index's Score, ties broken by the sessions'
+// first units in the store rather than by session key: the order a store
+// read afresh from its units has. (A live store keys a session when it is
+// created; once its first units are deleted, another session created after
+// it may start earlier.) Cost O(hits · log hits) at worst, O(hits) when no
+// two sessions tie.
+func (s *Store) sessionHits(terms []string) []lexical.Hit {
+	hits := s.sessIx.Score(terms)
+	for i := 0; i < len(hits); {
+		j := i + 1
+		for j < len(hits) && hits[j].Score == hits[i].Score {
+			j++
+		}
+		if j-i > 1 {
+			sort.Slice(hits[i:j], func(a, b int) bool {
+				return s.sessKey[hits[i+a].Doc].entries[0].key < s.sessKey[hits[i+b].Doc].entries[0].key
+			})
+		}
+		i = j
+	}
+	return hits
 }

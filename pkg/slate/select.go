@@ -222,7 +222,7 @@ func (s *Store) Select(req Request) (*Result, error) {
 	for k, p := range picks {
 		c := p.c
 		ch := &res.Units[k]
-		*ch = Chosen{ID: c.e.u.ID, Session: c.e.u.Session, Line: c.e.line, Tokens: c.e.tokens, Rank: p.rank,
+		*ch = Chosen{ID: c.e.u.ID, Session: c.e.u.Session, Line: s.render(c.e), Tokens: c.e.tokens, Rank: p.rank,
 			Score: round6(c.score), Reason: "retrieved"}
 		if c.context {
 			ch.Reason = "context"

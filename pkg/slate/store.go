@@ -35,36 +35,47 @@ type Store struct {
 	next     int            // next entry key
 	nextS    int            // next session key
 	table    *vector.Table
-	// The vocabulary: every content word any unit has held, with its vector,
-	// so that word alignment compares a query word with each distinct word
-	// once per request instead of once per occurrence.
-	vocab map[string]int32
-	vvecs []float64 // word id · dim ..., the table's float32 vectors widened
+	// lex holds every token, content word and term the units have held,
+	// with the words' vectors (lexicon.go): word alignment compares a query
+	// word with each distinct word once per request instead of once per
+	// occurrence, and the binary state writes units as ids into it.
+	lex lexicon
 	// Speakers by id, with how many units each holds now.
 	spk      map[string]int32
 	spkNames []string
 	spkWords [][]string // the lowercased words of each speaker's name
 	spkUnits []int
+	// markKey and removed are what changed since the store's mark (the
+	// state last read or written in binary form, binary.go): the units of
+	// key markKey and above were added since, and removed lists the units
+	// of keys below it removed since.
+	markKey int
+	removed []removal
+	// readText counts the text bytes read from a binary state (Limits).
+	readText int
+	// scratch holds a unit's ids while add gathers them.
+	scratch struct{ toks, tids, uwids []int32 }
 	// sessOrder holds the sessions' positions in time, by session position
 	// (sessionPositions), recomputed after every change.
 	sessOrder []float64
 }
 
 type entry struct {
+	// u is the unit. A unit read from a binary state has no Text until it
+	// is needed (Store.text): its tokens are the text.
 	u     Unit
 	key   int
-	pos   int      // index in Store.entries
-	sidx  int      // index in its session's entries
-	terms []string // index terms (stemmed, no stop words)
-	words []string // lowercased content words (no stop words), for vectors
-	uwids []int32  // vocabulary ids of the distinct words
+	pos   int     // index in Store.entries
+	sidx  int     // index in its session's entries
+	toks  []int32 // the text's token ids (lexicon): the text is their strings joined
+	tids  []int32 // term ids of the index terms (stemmed content words), in text order
+	uwids []int32 // content word ids of the distinct words
 	vec   []float32
 	time  int64 // seconds since the epoch; 0 without a time
 	s     *session
 	spk   int32 // speaker id (-1 without a speaker)
 	// Cached per-unit facts for features and the fill.
-	line        string // the unit rendered (Unit.Render)
-	tokens      int
+	tokens      int  // Unit.Tokens
 	timeWord    bool // mentions a time (hasTimeWord)
 	firstPerson bool // says I, my, me, we, our...
 	question    bool // ends with a question mark
@@ -90,7 +101,7 @@ func NewStoreWithTable(t *vector.Table) *Store { return newStore(t) }
 func newStore(t *vector.Table) *Store {
 	return &Store{byID: map[string]*entry{}, sess: map[string]*session{},
 		units: lexical.New(lexical.Config{}), sessIx: lexical.New(lexical.Config{}), table: t,
-		vocab: map[string]int32{}, spk: map[string]int32{}}
+		lex: newLexicon(), spk: map[string]int32{}}
 }
 
 // Len is the number of units.
@@ -98,6 +109,7 @@ func (s *Store) Len() int { return len(s.entries) }
 
 // Units returns a copy of the units in insertion order.
 func (s *Store) Units() []Unit {
+	s.texts()
 	out := make([]Unit, len(s.entries))
 	for i, e := range s.entries {
 		out[i] = e.u
@@ -117,7 +129,7 @@ func (s *Store) Add(units []Unit) error {
 		if err := u.Validate(); err != nil {
 			return fmt.Errorf("units[%d].%w", i, err)
 		}
-		if s.byID[u.ID] != nil || seen[u.ID] {
+		if s.ids()[u.ID] != nil || seen[u.ID] {
 			return fmt.Errorf("units[%d].id: duplicate %q", i, u.ID)
 		}
 		seen[u.ID] = true
@@ -137,36 +149,35 @@ func (s *Store) add(u Unit) {
 		t := time.Unix(e.time, 0).UTC()
 		e.month, e.year = int(t.Month()), t.Year()
 	}
-	all := text.Words(u.Text)
-	for _, w := range all {
-		if !text.IsStopword(w) {
-			e.words = append(e.words, w)
-			e.terms = append(e.terms, text.Stem(w)) // text.Terms(u.Text), without tokenizing again
+	s.lex.maps()
+	// The unit's ids are gathered in the store's scratch buffers, then
+	// copied out at their exact size: no garbage per token, no spare room.
+	sc := &s.scratch
+	sc.toks = s.lex.tokenize(u.Text, sc.toks[:0], s.table)
+	sc.tids, sc.uwids = sc.tids[:0], sc.uwids[:0]
+	dim := s.table.Dim()
+	acc := make([]float64, dim)
+	for _, id := range sc.toks {
+		f := s.lex.tokFlag[id]
+		e.firstPerson = e.firstPerson || f&tokFirstPerson != 0
+		e.timeWord = e.timeWord || f&tokTimeWord != 0
+		e.hasQMark = e.hasQMark || f&tokQMark != 0
+		w := s.lex.tokWord[id]
+		if w < 0 {
+			continue
 		}
-		if firstPerson[w] {
-			e.firstPerson = true
+		sc.tids = append(sc.tids, s.lex.wordTerm[w]) // text.Terms(u.Text), without tokenizing again
+		if !slices.Contains(sc.uwids, w) {
+			sc.uwids = append(sc.uwids, w)
+		}
+		for j, x := range s.lex.wordWeighted[int(w)*dim : int(w+1)*dim] {
+			acc[j] += x
 		}
 	}
-	e.line = u.Render()
-	e.tokens = (utf8.RuneCountInString(e.line) + 3) / 4 // Unit.Tokens
-	e.timeWord = hasTimeWord(all)
+	e.toks, e.tids, e.uwids = slices.Clone(sc.toks), slices.Clone(sc.tids), slices.Clone(sc.uwids)
+	e.vec = s.table.Finish(acc)                             // s.table.Sentence of the content words, from their rows
+	e.tokens = (utf8.RuneCountInString(u.Render()) + 3) / 4 // Unit.Tokens
 	e.question = strings.HasSuffix(strings.TrimSpace(u.Text), "?")
-	e.hasQMark = strings.Contains(u.Text, "?")
-	e.vec = s.table.Sentence(e.words)
-	for _, w := range e.words {
-		id, ok := s.vocab[w]
-		if !ok {
-			id = int32(len(s.vocab))
-			s.vocab[w] = id
-			v, _ := s.table.Word(w)
-			for _, x := range v {
-				s.vvecs = append(s.vvecs, float64(x))
-			}
-		}
-		if !slices.Contains(e.uwids, id) {
-			e.uwids = append(e.uwids, id)
-		}
-	}
 	if u.Speaker != "" {
 		id, ok := s.spk[u.Speaker]
 		if !ok {
@@ -195,8 +206,18 @@ func (s *Store) add(u Unit) {
 	s.entries = append(s.entries, e)
 	s.byKey = append(s.byKey, e)
 	s.byID[u.ID] = e
-	s.units.Add(e.key, e.terms)
-	s.sessIx.Add(ss.key, e.terms)
+	terms := s.terms(e)
+	s.units.Add(e.key, terms)
+	s.sessIx.Add(ss.key, terms)
+}
+
+// terms returns e's index terms. Cost O(terms), one allocation.
+func (s *Store) terms(e *entry) []string {
+	out := make([]string, len(e.tids))
+	for i, t := range e.tids {
+		out[i] = s.lex.term[t]
+	}
+	return out
 }
 
 // Delete removes the units with the given IDs, leaving no trace in any index.
@@ -208,7 +229,7 @@ func (s *Store) Delete(ids []string) error {
 		if err := ident.Check(id, MaxIDBytes); err != nil {
 			return fmt.Errorf("ids[%d]: %w", i, err)
 		}
-		if s.byID[id] == nil {
+		if s.ids()[id] == nil {
 			return fmt.Errorf("ids[%d]: unknown unit %q", i, id)
 		}
 		if seen[id] {
@@ -242,9 +263,13 @@ func (s *Store) remove(drop func(*entry) bool) int {
 			continue
 		}
 		n++
+		if e.key < s.markKey {
+			s.removed = append(s.removed, removal{e.key, e.u.ID})
+		}
 		// The terms were added by add, so Remove cannot fail.
-		_ = s.units.Remove(e.key, e.terms)
-		_ = s.sessIx.Remove(e.s.key, e.terms)
+		terms := s.terms(e)
+		_ = s.units.Remove(e.key, terms)
+		_ = s.sessIx.Remove(e.s.key, terms)
 		delete(s.byID, e.u.ID)
 		s.byKey[e.key] = nil
 		if e.spk >= 0 {
@@ -368,6 +393,7 @@ func (s *Store) sessionMean(ss *session) []float32 {
 // each unit exactly as json.Marshal encodes a Unit (appendUnit), without
 // reflection. O(size of the units).
 func (s *Store) MarshalJSON() ([]byte, error) {
+	s.texts()
 	n := 2
 	for _, e := range s.entries {
 		n += 64 + len(e.u.ID) + len(e.u.Session) + len(e.u.Date) + len(e.u.Time) + len(e.u.Speaker) + len(e.u.Text) + len(e.u.User) + len(e.u.Kind)
@@ -428,7 +454,7 @@ func (s *Store) UnmarshalJSON(b []byte) error {
 
 // Validate checks the store's invariants (it is always valid once built).
 func (s *Store) Validate() error {
-	if s.byID == nil {
+	if s.sess == nil {
 		return fmt.Errorf("store not initialized")
 	}
 	return nil
@@ -439,4 +465,77 @@ func (s *Store) tableOrDefault() *vector.Table {
 		return s.table
 	}
 	return vector.Default()
+}
+
+// ids returns the units by id, building the map the first time after a
+// binary state was read (which checks ids with a table of hashes instead).
+// Cost O(units) once.
+func (s *Store) ids() map[string]*entry {
+	if s.byID == nil {
+		s.byID = make(map[string]*entry, len(s.entries))
+		for _, e := range s.entries {
+			s.byID[e.u.ID] = e
+		}
+	}
+	return s.byID
+}
+
+// text returns e's text, joining its tokens for a unit read from a binary
+// state, without keeping the result (Select only reads the store). Cost
+// O(len(text)) then.
+func (s *Store) text(e *entry) string {
+	if e.u.Text != "" {
+		return e.u.Text
+	}
+	n := 0
+	for _, t := range e.toks {
+		n += len(s.lex.tok[t])
+	}
+	b := make([]byte, 0, n)
+	for _, t := range e.toks {
+		b = append(b, s.lex.tok[t]...)
+	}
+	return string(b)
+}
+
+// texts gives every unit read from a binary state its text, joined from
+// its tokens, all in one string. Cost O(total text), once.
+func (s *Store) texts() {
+	n := 0
+	for _, e := range s.entries {
+		if e.u.Text == "" {
+			for _, t := range e.toks {
+				n += len(s.lex.tok[t])
+			}
+		}
+	}
+	if n == 0 {
+		return
+	}
+	b := make([]byte, 0, n)
+	for _, e := range s.entries {
+		if e.u.Text == "" {
+			for _, t := range e.toks {
+				b = append(b, s.lex.tok[t]...)
+			}
+		}
+	}
+	all := string(b)
+	off := 0
+	for _, e := range s.entries {
+		if e.u.Text == "" {
+			start := off
+			for _, t := range e.toks {
+				off += len(s.lex.tok[t])
+			}
+			e.u.Text = all[start:off]
+		}
+	}
+}
+
+// render is Unit.Render of e, its text joined from its tokens when needed.
+func (s *Store) render(e *entry) string {
+	u := e.u
+	u.Text = s.text(e)
+	return u.Render()
 }

@@ -168,3 +168,49 @@ ve very was wasn we were weren what when where which while who whom why will wit
 would wouldn you your yours yourself yourselves also yeah oh hey hi got get gonna
 really s t d m o y ain
 `
+
+// Pieces calls f for every piece of s, in order: a word, as Words reads it
+// (piece as written, word lowercased), or a separator (one ASCII byte that is
+// not a letter or digit, one rune that is not a word rune, or one invalid
+// byte; word is then ""). The pieces concatenated are s, and the words of the
+// word pieces are Words(s): a text stored as its pieces is stored analysed
+// and whole. Cost O(len(s)).
+func Pieces(s string, f func(piece, word string)) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf && !asciiWord(c) {
+			f(s[i:i+1], "")
+			i++
+			continue
+		}
+		start, lower := i, true
+		for i < len(s) {
+			c := s[i]
+			if c < utf8.RuneSelf {
+				if !asciiWord(c) {
+					break
+				}
+				lower = lower && (c < 'A' || c > 'Z')
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if (r == utf8.RuneError && size <= 1) || !wordRune(r) {
+				break
+			}
+			lower = false
+			i += size
+		}
+		if i == start {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			f(s[i:i+size], "")
+			i += size
+			continue
+		}
+		if lower {
+			f(s[start:i], s[start:i])
+			continue
+		}
+		f(s[start:i], lowerWord(s[start:i]))
+	}
+}

@@ -116,3 +116,48 @@ func TestKeywords(t *testing.T) {
 		t.Fatalf("Keywords = %q, want %q", got, want)
 	}
 }
+
+// TestPieces checks hand-split texts: separators one at a time, words as
+// written and lowercased.
+func TestPieces(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string // piece/word
+	}{
+		{"", nil},
+		{"Hi, Mel!", []string{"Hi/hi", ",/", " /", "Mel/mel", "!/"}},
+		{"Ünï—x", []string{"Ünï/ünï", "—/", "x/x"}},
+		{"a\xffb", []string{"a/a", "\xff/", "b/b"}},
+	}
+	for _, c := range cases {
+		var got []string
+		Pieces(c.in, func(p, w string) { got = append(got, p+"/"+w) })
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Pieces(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// FuzzPieces holds Pieces to Words and to the text: the pieces concatenated
+// are the text, and their words are Words.
+func FuzzPieces(f *testing.F) {
+	for _, s := range []string{"Hello, World!", "café Über", "a\xffb", "İ", "x\u0301y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var b strings.Builder
+		var words []string
+		Pieces(s, func(p, w string) {
+			b.WriteString(p)
+			if w != "" {
+				words = append(words, w)
+			}
+		})
+		if b.String() != s {
+			t.Fatalf("pieces of %q join to %q", s, b.String())
+		}
+		if want := Words(s); !slices.Equal(words, want) {
+			t.Fatalf("Pieces(%q) words %q, Words %q", s, words, want)
+		}
+	})
+}

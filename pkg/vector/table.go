@@ -166,6 +166,31 @@ func (t *Table) Word(w string) ([]float32, bool) {
 	return Hashed(w, t.dim), false
 }
 
+// Source says where Word finds w's vector, without computing it: the table
+// rank of w itself (exact true), or of w without its plural s (exact false);
+// ok false when the table holds neither and the vector is hashed. A state
+// stores the source instead of the vector (docs/state-binary.md). Cost
+// O(len(w)).
+func (t *Table) Source(w string) (rank int32, exact, ok bool) {
+	if r, ok := t.ix.lookup(w); ok {
+		return r, true, true
+	}
+	if s, ok := strings.CutSuffix(w, "s"); ok && len(s) > 2 {
+		if r, ok := t.ix.lookup(s); ok {
+			return r, false, true
+		}
+	}
+	return 0, false, false
+}
+
+// RankVector is the unit vector of the word of rank r (0 <= r < Len()), as
+// Word returns it. The returned slice must not be changed. Cost O(dim) on
+// the word's first use, O(1) after.
+func (t *Table) RankVector(r int32) []float32 { return t.vec(r) }
+
+// RankWeight is Weight of the word of rank r: SIF's a / (a + p(r)).
+func RankWeight(r int32) float64 { return SIFWeight / (SIFWeight + zipf(int(r))) }
+
 // zipf approximates the corpus probability of the word of rank r by Zipf's law
 // over GloVe's 400,000-word vocabulary: 1 / ((r+1) · H), H = ln 400000 + γ.
 func zipf(r int) float64 { return 1 / (float64(r+1) * 13.4793) }
@@ -173,9 +198,15 @@ func zipf(r int) float64 { return 1 / (float64(r+1) * 13.4793) }
 // Hashed returns a deterministic unit vector for w: the normalized sum of
 // pseudo-random ±1 vectors, one per character trigram of "<w>", drawn from
 // FNV-1a hashes. Cost O(len(w) · dim).
-func Hashed(w string, dim int) []float32 {
+func Hashed(w string, dim int) []float32 { return FromCounts(HashedCounts(w, dim)) }
+
+// HashedCounts is Hashed before normalization: for each component, the +1s
+// minus the -1s drawn for w's trigrams. It is what a state stores for a word
+// outside the table, since Hashed(w) is exactly FromCounts(HashedCounts(w)).
+// Cost O(len(w) · dim).
+func HashedCounts(w string, dim int) []int32 {
 	s := "<" + w + ">"
-	acc := make([]float64, dim)
+	acc := make([]int32, dim)
 	rs := []rune(s)
 	for i := 0; i+3 <= len(rs) || i == 0; i++ {
 		g := string(rs[i:min(i+3, len(rs))])
@@ -194,6 +225,17 @@ func Hashed(w string, dim int) []float32 {
 			break
 		}
 	}
+	return acc
+}
+
+// FromCounts is the unit vector along integer components (zero stays zero),
+// computed as Hashed always has: the components widened to float64 exactly,
+// scaled by the inverse of their norm. Cost O(len(c)).
+func FromCounts(c []int32) []float32 {
+	acc := make([]float64, len(c))
+	for i, x := range c {
+		acc[i] = float64(x)
+	}
 	return normalize64(acc)
 }
 
@@ -210,19 +252,25 @@ func fnv1a(s string) uint64 {
 func Normalize(v []float64) []float32 { return normalize64(v) }
 
 func normalize64(v []float64) []float32 {
+	out := make([]float32, len(v))
+	normalizeInto(out, v)
+	return out
+}
+
+// normalizeInto writes v scaled to unit length into out (zeros for zero).
+func normalizeInto(out []float32, v []float64) {
 	var ss float64
 	for _, x := range v {
 		ss += x * x
 	}
-	out := make([]float32, len(v))
 	if ss == 0 {
-		return out
+		clear(out)
+		return
 	}
 	inv := 1 / math.Sqrt(ss)
 	for i, x := range v {
 		out[i] = float32(x * inv)
 	}
-	return out
 }
 
 // Dot is the inner product of two vectors of equal length (cosine for unit

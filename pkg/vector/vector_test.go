@@ -2,6 +2,7 @@ package vector
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -206,5 +207,58 @@ func TestDotByHand(t *testing.T) {
 		if got := Dot64(a64, b64); got != c.want {
 			t.Errorf("Dot64(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// TestAddRowsMatchesLoop holds AddRows to the loop it replaces, bit for bit,
+// at 32 components (the register path) and at 5.
+func TestAddRowsMatchesLoop(t *testing.T) {
+	for _, dim := range []int{32, 5} {
+		rows := make([]float64, 4*dim)
+		for i := range rows {
+			rows[i] = float64(i%7)/3 - float64(i%5)*0.1 // inexact sums
+		}
+		ids := []int32{2, 0, 3, 2, 1}
+		got := make([]float64, dim)
+		AddRows(got, rows, ids)
+		want := make([]float64, dim)
+		for _, id := range ids {
+			for j := range dim {
+				want[j] += rows[int(id)*dim+j]
+			}
+		}
+		for j := range dim {
+			if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+				t.Fatalf("dim %d, component %d: %v, want %v", dim, j, got[j], want[j])
+			}
+		}
+	}
+}
+
+// TestSourceGivesWord checks that a word's source gives Word's vector: a
+// table word, a plural found by its singular, and a hashed word.
+func TestSourceGivesWord(t *testing.T) {
+	tab := Default()
+	for _, w := range []string{"pottery", "mugs", "zzqxv"} {
+		want, inTable := tab.Word(w)
+		r, exact, ok := tab.Source(w)
+		if ok != inTable {
+			t.Fatalf("%s: in table %v, source %v", w, inTable, ok)
+		}
+		var got []float32
+		if ok {
+			got = tab.RankVector(r)
+			if exact != (tab.Weight(w) == RankWeight(r)) {
+				t.Errorf("%s: exact %v but weights %v and %v", w, exact, tab.Weight(w), RankWeight(r))
+			}
+		} else {
+			got = FromCounts(HashedCounts(w, tab.Dim()))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: the source's vector differs from Word's", w)
+		}
+	}
+	if _, exact, ok := tab.Source("mugs"); !ok || exact {
+		t.Error(`"mugs" should come from "mug"`)
 	}
 }

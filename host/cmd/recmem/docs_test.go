@@ -109,6 +109,36 @@ type docEnv struct {
 	wasm    string
 	catalog []byte
 	edge    *httptest.Server
+	// lastAnswer is the answer to the last request block that needs its
+	// answer checked by the next block.
+	lastAnswer []byte
+}
+
+// deltaRequest sends the request of docs/http.md's binary example: it
+// starts a memory in binary form, puts that state and its tag in place of
+// the example's elided ones, and returns the answer.
+func (e *docEnv) deltaRequest(t *testing.T, example string) []byte {
+	t.Helper()
+	var req host.EdgeRequest
+	if err := strictJSON(example, &req); err != nil {
+		t.Fatalf("the example request is not a request: %v", err)
+	}
+	var units []string
+	for i := range 40 {
+		units = append(units, fmt.Sprintf(`{"id":"D%d:%d","session":"S%d","speaker":"Ann","text":"Turn %d: the pottery class, the kiln and the glaze."}`, i/20+1, i%20+1, i/20+1, i))
+	}
+	code, body := e.send(t, "add_units", `{"format":"binary","input":{"units":[`+strings.Join(units, ",")+`]}}`)
+	var first host.EdgeResponse
+	if err := json.Unmarshal(body, &first); err != nil || code != 200 || first.State == "" {
+		t.Fatalf("a binary state to start from: %d %s", code, body)
+	}
+	req.State, req.Tag = first.State, first.Tag
+	b, _ := json.Marshal(req)
+	code, body = e.send(t, "add_units", string(b))
+	if code != 200 {
+		t.Fatalf("the example request: %d %s", code, body)
+	}
+	return body
 }
 
 func newDocEnv(t *testing.T) *docEnv {
@@ -224,6 +254,13 @@ func (e *docEnv) check(t *testing.T, b docBlock) {
 			t.Fatal(err)
 		}
 		shapeMatches(t, b.text, real)
+	case b.file == "docs/http.md" && b.lang == "json" && strings.Contains(b.text, `"delta": true`):
+		// A request carrying a binary state: sent as written, with a real
+		// state in place of the elided one.
+		e.lastAnswer = e.deltaRequest(t, b.text)
+	case b.file == "docs/http.md" && b.lang == "json" && strings.Contains(b.text, `"delta": "`):
+		// The answer to that request.
+		shapeMatches(t, b.text, e.lastAnswer)
 	case b.file == "docs/http.md" && b.lang == "json":
 		// The answer to the request block just before it.
 		_, body := e.send(t, "record", `{"input":{"signals":[{"user":"u1","item":"a","action":"like","time":1700000000}]}}`)

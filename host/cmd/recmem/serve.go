@@ -41,6 +41,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	wasm := fs.String("wasm", "", "the module's `FILE` (default: $RECMEM_WASM, else out/plugin.wasm found like web/)")
 	catalog := fs.String("catalog", "", "catalog `FILE` loaded into every instance of the stateless API (/v1/), for rank")
 	instances := fs.Int("instances", 0, "instances the stateless API runs at once (default: the cores)")
+	warm := fs.Int("warm", 0, "instances the stateless API keeps warm, holding the states they served last: a request whose state has the tag of one skips the import (default: as many as --instances; -1: none)")
 	sealKeyFile := fs.String("seal-key-file", "", "seal the stateless API's states with the key in `FILE` (at least 32 bytes; trailing whitespace is ignored): a state is then accepted only with the seal this server gave it (docs/http.md)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -59,7 +60,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serveWith(ctx, serveConfig{addr: *addr, web: *web, wasm: *wasm, catalog: *catalog, instances: *instances, sealKey: key, errorLog: stderr}, stdout); err != nil {
+	if err := serveWith(ctx, serveConfig{addr: *addr, web: *web, wasm: *wasm, catalog: *catalog, instances: *instances, warm: *warm, sealKey: key, errorLog: stderr}, stdout); err != nil {
 		fmt.Fprintln(stderr, "recmem serve:", err)
 		return 1
 	}
@@ -71,6 +72,7 @@ type serveConfig struct {
 	addr, web, wasm string
 	catalog         string // optional catalog for the stateless API
 	instances       int    // the API's pool size (0: the cores)
+	warm            int    // warm instances (0: as many as instances, negative: none)
 	sealKey         []byte // seals the API's states (nil: tags are plain checksums)
 	errorLog        io.Writer
 }
@@ -121,7 +123,7 @@ func serveWith(ctx context.Context, cfg serveConfig, stdout io.Writer) error {
 			return err
 		}
 	}
-	client, err := host.NewClient(ctx, host.ClientOptions{Options: host.Options{WasmPath: wasmPath}, Instances: cfg.instances, Catalog: cat, SealKey: cfg.sealKey})
+	client, err := host.NewClient(ctx, host.ClientOptions{Options: host.Options{WasmPath: wasmPath}, Instances: cfg.instances, Warm: cfg.warm, Catalog: cat, SealKey: cfg.sealKey})
 	if err != nil {
 		return err
 	}
