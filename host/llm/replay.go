@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	contract "github.com/recmem/recmem/pkg/llm"
 )
@@ -20,6 +21,9 @@ type Exchange struct {
 	Source   string            `json:"source,omitempty"` // e.g. "hand-written" or the model's name
 	Request  contract.Request  `json:"request"`
 	Response contract.Response `json:"response"`
+	// LatencyMS is how long the exchange took when it was recorded, in
+	// milliseconds (queueing at the endpoint included); a replay ignores it.
+	LatencyMS int64 `json:"latency_ms,omitempty"`
 }
 
 // Recorder passes exchanges to Next and appends each one to a file.
@@ -37,11 +41,13 @@ func NewRecorder(next Completer, w io.Writer, source string) *Recorder {
 
 // Complete implements Completer.
 func (r *Recorder) Complete(ctx context.Context, req contract.Request) (contract.Response, error) {
+	start := time.Now()
 	resp, err := r.Next.Complete(ctx, req)
 	if err != nil {
 		return resp, err
 	}
-	line, err := json.Marshal(Exchange{Hash: req.Hash(), Source: r.Source, Request: req, Response: resp})
+	ms := time.Since(start).Milliseconds()
+	line, err := json.Marshal(Exchange{Hash: req.Hash(), Source: r.Source, Request: req, Response: resp, LatencyMS: ms})
 	if err != nil {
 		return resp, err
 	}

@@ -40,7 +40,7 @@ func RankRequest(u rank.User, user, instruction string, ids []string, describe f
 	for _, id := range ids {
 		fmt.Fprintf(&b, "%s: %s\n", id, quote(describe(id), maxDescribeRune))
 	}
-	return Request{Purpose: PurposeRank, User: user, MaxTokens: maxTokensRank, ResponseFormat: "json",
+	return Request{Purpose: PurposeRank, User: user, MaxTokens: maxTokensRank, ResponseFormat: "json", Schema: RankSchema(ids),
 		Messages: []Message{{Role: "system", Content: systemRank}, {Role: "user", Content: b.String()}}}
 }
 
