@@ -159,8 +159,9 @@ func hasChunk(s *memory.State, id string) bool {
 }
 
 // Extractor is π_ext through the host's LLM. An answer that fails
-// validation, a failed exchange or a spent budget falls back to Fallback
-// (default memory.MetadataExtractor), and the ops say why.
+// validation or whose ops do not apply to a copy of the state, a failed
+// exchange or a spent budget falls back to Fallback (default
+// memory.MetadataExtractor), and the ops say why.
 type Extractor struct {
 	C        Completer
 	Fallback memory.Extractor
@@ -172,6 +173,14 @@ func (x Extractor) Extract(s *memory.State, scope []string) ([]memory.Op, error)
 	text, why := ask(x.C, ExtractRequest(s, userOf(s), scope))
 	if why == "" {
 		ops, err := ParseExtract(text, s, scope)
+		if err == nil {
+			// The ops must also apply: a text the memory can key no chunk
+			// by ("1.1.1.1."), or a chunk evicted by an earlier op, would
+			// otherwise fail the whole call instead of this step.
+			if _, err = s.Clone().Apply(s.Clock, "llm", ops, memory.Policy{}); err != nil {
+				err = fmt.Errorf("dry run: %w", err)
+			}
+		}
 		if err == nil {
 			x.Log.add(PurposeExtract, "accepted", "")
 			return ops, nil

@@ -269,3 +269,26 @@ func TestPlanDryRunUsesTheApplyingExtractor(t *testing.T) {
 		t.Fatalf("accepted plan: %v, %s, calls %v", err, m.Scheduler, c.calls)
 	}
 }
+
+// TestExtractDryRun is a real answer of SmolLM2-135M-Instruct (Q4_1, greedy,
+// under the extract grammar) for a Games-6k user of the tuning split: a
+// well-formed extract op whose text holds no word the memory can key a chunk
+// by. It passed the schema and the validator, then failed the whole maintain
+// call when applied; now the extractor's dry run rejects it and the LLM-free
+// extractor runs.
+func TestExtractDryRun(t *testing.T) {
+	const answer = `{ "ops":[{"op":"extract","category":"topic","text":"1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.", "polarity":"likes","strength":0.7,"events":["e1","e2"],"reason":"<why>"}]}`
+	s := fixture(t)
+	if _, err := ParseExtract(answer, s, []string{"e1", "e2"}); err != nil {
+		t.Fatalf("the validator alone accepts it: %v", err)
+	}
+	var log Log
+	pol := memory.Policy{Extractor: Extractor{C: &scripted{text: answer}, Log: &log}}
+	if _, err := s.Maintain(300, memory.Fixed{}, true, pol); err != nil {
+		t.Fatalf("maintain failed instead of falling back: %v", err)
+	}
+	if len(log.Outcomes) != 1 || log.Outcomes[0].Status != "fallback" ||
+		log.Outcomes[0].Reason != "answer rejected: dry run: ops[0].key: none given and none found in the text" {
+		t.Fatalf("outcomes %+v", log.Outcomes)
+	}
+}

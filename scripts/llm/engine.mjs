@@ -7,8 +7,15 @@
 // queues them). Decoding is greedy at temperature 0, as in the MARS paper, and
 // a response_format becomes a llama.cpp grammar, so the answer is a JSON
 // value of the requested schema by construction.
-import { getLlama, LlamaChat } from 'node-llama-cpp';
+import { getLlama, LlamaChat, LlamaText } from 'node-llama-cpp';
 import fs from 'node:fs';
+// The schema-to-grammar converter, with the option of a compact grammar (no
+// newlines, no indentation): node-llama-cpp's createGrammarForJsonSchema
+// always allows pretty-printed JSON, and a small model then spends a third
+// of its output tokens, and of its time, on indentation. The module is not
+// in the package's exports, so it is imported by path (node-llama-cpp is
+// pinned to 3.21.1 in package-lock.json).
+import { getGbnfGrammarForGbnfJsonSchema } from './node_modules/node-llama-cpp/dist/utils/gbnfJson/getGbnfGrammarForGbnfJsonSchema.js';
 
 const runtimeVersion = JSON.parse(fs.readFileSync(new URL('./node_modules/node-llama-cpp/package.json', import.meta.url), 'utf8')).version;
 
@@ -31,7 +38,7 @@ function toHistory(messages) {
  * openEngine loads a GGUF and returns the engine.
  * @param {{modelPath: string, contextSize?: number, threads?: number, model: import('./models.mjs').Model | null}} o
  */
-export async function openEngine({ modelPath, contextSize = 4096, threads = 2, model: meta }) {
+export async function openEngine({ modelPath, contextSize = 4096, threads = 2, repeatPenalty = 1, model: meta }) {
   const llama = await getLlama({ gpu: false, build: 'never', progressLogs: false, logLevel: 'error' });
   const model = await llama.loadModel({ modelPath });
   const context = await model.createContext({ contextSize, threads, sequences: 1 });
@@ -43,7 +50,11 @@ export async function openEngine({ modelPath, contextSize = 4096, threads = 2, m
     let g = grammars.get(key);
     if (!g) {
       try {
-        g = format.type === 'json_object' ? await llama.getGrammarFor('json') : await llama.createGrammarForJsonSchema(format.schema);
+        g = format.type === 'json_object' ? await llama.getGrammarFor('json') : await llama.createGrammar({
+          grammar: getGbnfGrammarForGbnfJsonSchema(format.schema, { allowNewLines: false, scopePadSpaces: 0 }),
+          stopGenerationTriggers: [LlamaText(['\n'.repeat(4)])],
+          trimWhitespaceSuffix: true,
+        });
       } catch (err) {
         throw new RequestError(`response_format.json_schema.schema: ${err.message}`);
       }
@@ -61,7 +72,7 @@ export async function openEngine({ modelPath, contextSize = 4096, threads = 2, m
       file: modelPath.split('/').at(-1),
       quantization: meta ? meta.quantization : 'unknown',
       runtime: `node-llama-cpp ${runtimeVersion} (its ${llama.buildType} llama.cpp CPU build, ${threads} threads, context ${contextSize}, chat template ${chat.chatWrapper.wrapperName})`,
-      decoding: 'greedy at temperature 0; response_format as a grammar',
+      decoding: `greedy at temperature 0${repeatPenalty > 1 ? `, repeat penalty ${repeatPenalty} over the last 64 tokens` : ''}; response_format as a grammar`,
     },
     contextSize,
     promptTokens,
@@ -70,6 +81,7 @@ export async function openEngine({ modelPath, contextSize = 4096, threads = 2, m
       let completionTokens = 0;
       const r = await chat.generateResponse(toHistory(messages), {
         maxTokens, temperature, grammar, signal, stopOnAbortSignal: false,
+        repeatPenalty: repeatPenalty > 1 ? { penalty: repeatPenalty, lastTokens: 64 } : false,
         onToken: (ts) => { completionTokens += ts.length; },
       });
       return {

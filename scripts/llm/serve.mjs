@@ -3,7 +3,7 @@
 // /v1/chat/completions on loopback (docs/llm.md, "A local model").
 //
 //   node scripts/llm/serve.mjs [--model NAME | --gguf FILE] [--host 127.0.0.1] [--port 8091]
-//                              [--ctx 4096] [--threads 2]
+//                              [--ctx 4096] [--threads 1]
 //
 // The model must be in the cache already (node scripts/llm/fetch.mjs NAME, or
 // scripts/llm/run.sh NAME, which fetches and serves). Progress and one line
@@ -15,7 +15,7 @@ import { createServer, listen } from './server.mjs';
 
 function usage(msg) {
   if (msg) console.error(`serve: ${msg}`);
-  console.error('usage: node scripts/llm/serve.mjs [--model NAME | --gguf FILE] [--host 127.0.0.1] [--port 8091] [--ctx 4096] [--threads 2]');
+  console.error('usage: node scripts/llm/serve.mjs [--model NAME | --gguf FILE] [--host 127.0.0.1] [--port 8091] [--ctx 4096] [--threads 1]');
   process.exit(2);
 }
 
@@ -24,7 +24,8 @@ try {
   opts = parseArgs({
     options: {
       model: { type: 'string' }, gguf: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string', default: '8091' }, ctx: { type: 'string', default: '4096' }, threads: { type: 'string', default: '2' },
+      port: { type: 'string', default: '8091' }, ctx: { type: 'string', default: '4096' }, threads: { type: 'string', default: '1' },
+      'repeat-penalty': { type: 'string', default: '1' },
     },
   }).values;
 } catch (err) {
@@ -36,6 +37,8 @@ const int = (name, lo, hi) => {
   return v;
 };
 const port = int('port', 1, 65535), contextSize = int('ctx', 256, 131072), threads = int('threads', 1, 256);
+const repeatPenalty = Number(opts['repeat-penalty']);
+if (!(repeatPenalty >= 1 && repeatPenalty <= 2)) usage(`--repeat-penalty: want a number from 1 (off) to 2, got ${JSON.stringify(opts['repeat-penalty'])}`);
 if (opts.model && opts.gguf) usage('give --model or --gguf, not both');
 let meta = null, file;
 try {
@@ -64,7 +67,7 @@ const t0 = performance.now();
 let engine;
 try {
   const { openEngine } = await import('./engine.mjs');
-  engine = await openEngine({ modelPath: file, contextSize, threads, model: meta });
+  engine = await openEngine({ modelPath: file, contextSize, threads, repeatPenalty, model: meta });
 } catch (err) {
   console.error(`serve: loading ${file}: ${err.message}`);
   if (/Cannot find (package|module)/.test(err.message)) console.error('serve: install the runtime first: (cd scripts/llm && npm ci), or use scripts/llm/run.sh');

@@ -17,6 +17,7 @@ import (
 	hostllm "github.com/recmem/recmem/host/llm"
 	"github.com/recmem/recmem/pkg/cf"
 	"github.com/recmem/recmem/pkg/dataset"
+	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/rec"
 )
 
@@ -109,18 +110,22 @@ type evalReport struct {
 	LLMTokens float64 `json:"llm_tokens_per_user"`
 	// LLM is the cost per user of each LLM step (the paper's Figure 4);
 	// LLMEndpoint names the endpoint or replay file, never a key.
-	LLM           map[string]hostllm.PerUser `json:"llm,omitempty"`
-	LLMEndpoint   string                     `json:"llm_endpoint,omitempty"`
-	Ops           map[string]int             `json:"ops"`
-	OpsShare      map[string]float64         `json:"ops_share"`
-	OpsPerUser    map[string]float64         `json:"ops_per_user"`
-	Baselines     map[string]rec.Scores      `json:"baselines"`
-	Skipped       int                        `json:"skipped_users"`
-	Ties          string                     `json:"ties"`
-	Runtime       string                     `json:"runtime"`
-	Seconds       float64                    `json:"seconds"`
-	CatalogBytes  int                        `json:"catalog_bytes"`
-	EventCapacity int                        `json:"event_cap"`
+	LLM         map[string]hostllm.PerUser `json:"llm,omitempty"`
+	LLMEndpoint string                     `json:"llm_endpoint,omitempty"`
+	// LLMOutcomes says, per step, how many answers were used and why the
+	// others fell back.
+	LLMOutcomes   map[string]stepOutcomes `json:"llm_outcomes,omitempty"`
+	Skip          int                     `json:"skip,omitempty"`
+	Ops           map[string]int          `json:"ops"`
+	OpsShare      map[string]float64      `json:"ops_share"`
+	OpsPerUser    map[string]float64      `json:"ops_per_user"`
+	Baselines     map[string]rec.Scores   `json:"baselines"`
+	Skipped       int                     `json:"skipped_users"`
+	Ties          string                  `json:"ties"`
+	Runtime       string                  `json:"runtime"`
+	Seconds       float64                 `json:"seconds"`
+	CatalogBytes  int                     `json:"catalog_bytes"`
+	EventCapacity int                     `json:"event_cap"`
 }
 
 func runEvalRec(args []string, stdout, stderr io.Writer) int {
@@ -131,6 +136,7 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 	mode := fs.String("mode", "retrospective", "retrospective (record all, maintain, rank) or evolving (one signal at a time)")
 	sched := fs.String("scheduler", "fixed", "maintenance scheduler: fixed (every B signals) or planner")
 	users := fs.Int("users", 0, "evaluate the first N users with a candidate list (0 = all)")
+	skip := fs.Int("skip", 0, "leave out the first `N` users with a candidate list (a second split: tune on --skip 3000 --users 50, report on the first users)")
 	native := fs.Bool("native", false, "run pkg/ natively instead of the .wasm module")
 	wasm := fs.String("wasm", "", "path of plugin.wasm (default: found automatically)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
@@ -186,11 +192,19 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 		}
 		catBytes, base = tr.Catalog, tr.Baselines
 	}
-	cases, skipped := rec.Cases(d.Test, d.Random, *users)
+	if *skip < 0 {
+		fmt.Fprintf(stderr, "recmem eval rec: --skip: want 0 or more, got %d\n", *skip)
+		return 2
+	}
+	cases, skipped := rec.Cases(d.Test, d.Random, 0)
+	cases = cases[min(*skip, len(cases)):]
+	if *users > 0 && *users < len(cases) {
+		cases = cases[:*users]
+	}
 	rep := evalReport{Dataset: d.Name, Users: len(cases), Mode: *mode, Scheduler: *sched, Skipped: skipped,
 		Ties: "broken against the target (an equal score ranks above it)", Ops: map[string]int{}, OpsShare: map[string]float64{}, OpsPerUser: map[string]float64{},
 		Baselines: map[string]rec.Scores{"random": rec.Expected(cases)}, CatalogBytes: len(catBytes), EventCapacity: *eventCap,
-		Runtime: "wasm"}
+		Runtime: "wasm", Skip: *skip}
 	if *native {
 		rep.Runtime = "native"
 	}
@@ -199,7 +213,7 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 	}
 	say(fmt.Sprintf("ranking %d users through the %s engine (%s, %s scheduler)", len(cases), rep.Runtime, *mode, *sched))
 	run := userRun{d: d, mode: *mode, sched: *sched, eventCap: *eventCap, llm: llmSet}
-	acc, ops, err := run.all(context.Background(), cases, catBytes, *native, *wasm, max(1, *workers), say)
+	acc, ops, tally, err := run.all(context.Background(), cases, catBytes, *native, *wasm, max(1, *workers), say)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem eval rec:", err)
 		return 1
@@ -228,6 +242,7 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 		rep.LLMCalls = float64(calls) / float64(max(1, len(cases)))
 		rep.LLMTokens = float64(tokens) / float64(max(1, len(cases)))
 		rep.LLMEndpoint = lf.spec
+		rep.LLMOutcomes = tally.report()
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	if *asJSON {
@@ -266,6 +281,7 @@ func printReport(w io.Writer, r evalReport) {
 		parts = append(parts, fmt.Sprintf("%s %d (%.0f%%)", op, r.Ops[op], 100*r.OpsShare[op]))
 	}
 	fmt.Fprintf(w, "lifecycle ops: %s\n", strings.Join(parts, ", "))
+	printOutcomes(w, r.LLMOutcomes)
 	fmt.Fprintf(w, "%.1fs\n", r.Seconds)
 }
 
@@ -280,9 +296,10 @@ type userRun struct {
 }
 
 // all runs every case on workers instances, each loading the catalog once.
-func (u userRun) all(ctx context.Context, cases []rec.Case, cat []byte, native bool, wasm string, workers int, say func(string)) (*rec.Accumulator, map[string]int, error) {
+func (u userRun) all(ctx context.Context, cases []rec.Case, cat []byte, native bool, wasm string, workers int, say func(string)) (*rec.Accumulator, map[string]int, outcomeTally, error) {
 	ranks := make([]int, len(cases))
 	opsPer := make([]map[string]int, len(cases))
+	tallies := make([]outcomeTally, len(cases))
 	errs := make([]error, workers)
 	var next, done int
 	var mu sync.Mutex
@@ -309,7 +326,8 @@ func (u userRun) all(ctx context.Context, cases []rec.Case, cat []byte, native b
 				if i >= len(cases) {
 					return
 				}
-				r, ops, err := u.one(c, cases[i])
+				tallies[i] = outcomeTally{}
+				r, ops, err := u.one(c, cases[i], tallies[i])
 				if err != nil {
 					errs[w] = fmt.Errorf("user %s: %w", cases[i].User, err)
 					return
@@ -327,18 +345,20 @@ func (u userRun) all(ctx context.Context, cases []rec.Case, cat []byte, native b
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	var acc rec.Accumulator
 	ops := map[string]int{}
+	tally := outcomeTally{}
 	for i, r := range ranks {
 		acc.Add(r)
+		tally.merge(tallies[i])
 		for op, n := range opsPer[i] {
 			ops[op] += n
 		}
 	}
-	return &acc, ops, nil
+	return &acc, ops, tally, nil
 }
 
 type recSignal struct {
@@ -357,6 +377,7 @@ type journalEntry struct {
 
 // opsOut collects the journal entries of a record or maintain output.
 type opsOut struct {
+	LLM         []llm.Outcome  `json:"llm"`
 	Ops         []journalEntry `json:"ops"`
 	Fifo        []journalEntry `json:"fifo"`
 	Maintenance struct {
@@ -379,7 +400,7 @@ func (o opsOut) count(into map[string]int) {
 }
 
 // one replays one user's history and returns the target's rank.
-func (u userRun) one(c caller, k rec.Case) (int, map[string]int, error) {
+func (u userRun) one(c caller, k rec.Case, tally outcomeTally) (int, map[string]int, error) {
 	ops := map[string]int{}
 	reset, _ := json.Marshal(map[string]any{"config": map[string]any{"event_cap": u.eventCap}})
 	if _, err := c.Call("reset", reset); err != nil {
@@ -401,6 +422,7 @@ func (u userRun) one(c caller, k rec.Case) (int, map[string]int, error) {
 			return fmt.Errorf("%s output: %w", export, err)
 		}
 		o.count(ops)
+		tally.add(o.LLM)
 		return nil
 	}
 	if u.mode == "retrospective" {
@@ -427,6 +449,7 @@ func (u userRun) one(c caller, k rec.Case) (int, map[string]int, error) {
 		return 0, nil, err
 	}
 	var res struct {
+		LLM     []llm.Outcome `json:"llm"`
 		Ranking []struct {
 			ID    string  `json:"id"`
 			Score float64 `json:"score"`
@@ -435,6 +458,7 @@ func (u userRun) one(c caller, k rec.Case) (int, map[string]int, error) {
 	if err := json.Unmarshal(out, &res); err != nil {
 		return 0, nil, fmt.Errorf("rank output: %w", err)
 	}
+	tally.add(res.LLM)
 	score := map[string]float64{}
 	for _, r := range res.Ranking {
 		score[r.ID] = r.Score
