@@ -115,3 +115,20 @@ func (r *Replayer) Complete(_ context.Context, req contract.Request) (contract.R
 	}
 	return resp, nil
 }
+
+// Resume answers the requests a recording already holds from it and asks Next
+// for the others, so that an interrupted recording run can be started again
+// without asking the model twice: with Next a Recorder appending to the same
+// file, the file ends up holding every exchange once.
+type Resume struct {
+	Known *Replayer
+	Next  Completer
+}
+
+// Complete implements Completer. A recorded error response is asked again.
+func (r Resume) Complete(ctx context.Context, req contract.Request) (contract.Response, error) {
+	if resp, ok := r.Known.byHash[req.Hash()]; ok && resp.Error == "" {
+		return resp, nil
+	}
+	return r.Next.Complete(ctx, req)
+}

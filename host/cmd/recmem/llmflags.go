@@ -22,7 +22,7 @@ type llmFlags struct {
 func addLLMFlags(fs *flag.FlagSet) *llmFlags {
 	f := &llmFlags{}
 	fs.StringVar(&f.spec, "llm", "", "LLM `ENDPOINT`: an OpenAI-compatible base URL (http://127.0.0.1:8080/v1) or replay:FILE; empty: LLM-free policies")
-	fs.StringVar(&f.record, "llm-record", "", "append every LLM exchange to `FILE` (JSON lines) for replay")
+	fs.StringVar(&f.record, "llm-record", "", "append every LLM exchange to `FILE` (JSON lines) for replay; requests the file already holds are answered from it")
 	fs.StringVar(&f.steps, "llm-steps", "extract,plan,synthesize,rank", "comma-separated `STEPS` that ask the LLM when --llm is set")
 	fs.StringVar(&f.model, "llm-model", "", "model name sent to the endpoint (default $RECMEM_LLM_MODEL)")
 	fs.StringVar(&f.format, "llm-format", "schema", "how JSON answers are asked for: schema (response_format json_schema, a grammar on llama.cpp) or json (json_object only)")
@@ -71,11 +71,22 @@ func (f *llmFlags) open() (*llmSetup, error) {
 		source = f.source
 	}
 	if f.record != "" {
+		// Exchanges already in the file are answered from it: a recording
+		// run that stopped can be started again and goes on where it was.
+		var known *hostllm.Replayer
+		if st, err := os.Stat(f.record); err == nil && st.Size() > 0 {
+			if known, err = hostllm.LoadReplayer(f.record); err != nil {
+				return nil, fmt.Errorf("--llm-record: %w", err)
+			}
+		}
 		w, err := os.OpenFile(f.record, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
 			return nil, fmt.Errorf("--llm-record: %w", err)
 		}
 		c = hostllm.NewRecorder(c, w, source)
+		if known != nil {
+			c = hostllm.Resume{Known: known, Next: c}
+		}
 		s.close = w.Close
 	}
 	for _, st := range strings.Split(f.steps, ",") {
