@@ -59,7 +59,7 @@ func TestStandardExtismABI(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer p.Close(ctx)
-			for name, caller := range map[string]conformance.Caller{"extism-abi": in, "go-sdk": sdkCaller{p}} {
+			for name, caller := range map[string]engine.Caller{"extism-abi": in, "go-sdk": sdkCaller{p}} {
 				got, err := conformance.Run(c, caller)
 				if err != nil {
 					t.Fatal(name, err)

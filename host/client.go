@@ -2,15 +2,12 @@ package host
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/recmem/recmem/pkg/engine"
-	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/memory"
-	"github.com/recmem/recmem/pkg/rank"
 	"github.com/recmem/recmem/pkg/slate"
 )
 
@@ -101,219 +98,128 @@ func (s *Session) Close(ctx context.Context) {
 	}
 }
 
-// call runs an export with v encoded as input and decodes its output into out.
-func (s *Session) call(ctx context.Context, export string, v, out any) error {
+// Call runs any export with raw input and returns its raw output: the
+// escape hatch for exports without a typed method. An export's own error is
+// an *ExportError.
+func (s *Session) Call(ctx context.Context, export string, input []byte) ([]byte, error) {
 	if s.in == nil {
-		return errors.New("host: session is closed")
-	}
-	var input []byte
-	if v != nil {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return fmt.Errorf("host: encoding %s input: %w", export, err)
-		}
-		input = b
+		return nil, errors.New("host: session is closed")
 	}
 	raw, err := s.in.CallContext(ctx, export, input)
 	if err != nil {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
 		if msg := err.Error(); strings.HasPrefix(msg, export+": ") {
-			return &ExportError{Export: export, Message: msg}
+			return nil, &ExportError{Export: export, Message: msg}
 		}
-		return err
+		return nil, err
 	}
-	if out == nil {
-		return nil
-	}
-	if b, ok := out.(*[]byte); ok {
-		*b = raw
-		return nil
-	}
-	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("host: decoding %s output: %w", export, err)
-	}
-	return nil
+	return raw, nil
+}
+
+// Caller is the session as an engine.Caller under ctx, for the typed calls
+// of pkg/engine (engine.Rank.Call(s.Caller(ctx), in)): every export, typed
+// by its declaration, with no method of its own here.
+func (s *Session) Caller(ctx context.Context) engine.Caller { return sessionCaller{ctx, s} }
+
+type sessionCaller struct {
+	ctx context.Context
+	s   *Session
+}
+
+func (c sessionCaller) Call(export string, input []byte) ([]byte, error) {
+	return c.s.Call(c.ctx, export, input)
 }
 
 // Signal is one observation: User did Action on Item (with metadata Meta) at
 // Time, in unix seconds. Actions: purchase, like, click, view, rate (with
 // Rating 1 to 5), dislike, skip.
-type Signal struct {
-	User   string              `json:"user"`
-	Item   string              `json:"item"`
-	Action string              `json:"action"`
-	Rating int                 `json:"rating,omitempty"`
-	Meta   map[string][]string `json:"meta,omitempty"`
-	Time   int64               `json:"time"`
-}
+type Signal = memory.Signal
 
-// RecordResult is what Record did: events added and evicted, the lifecycle
-// entries of any maintenance, and the LLM outcomes when LLM steps ran.
-type RecordResult struct {
-	memory.RecordResult
-	Summary memory.Summary `json:"summary"`
-	LLM     []llm.Outcome  `json:"llm,omitempty"`
-}
+// The typed methods' outputs, as pkg/engine declares them.
+type (
+	RecordResult   = engine.RecordOutput
+	MaintainResult = engine.MaintainOutput
+	ApplyResult    = engine.ApplyOpsOutput
+	MemoryView     = engine.MemoryView
+	Candidate      = engine.RankCandidate
+	RankResult     = engine.RankOutput
+)
 
 // Record appends signals to the event memory and maintains with the named
 // scheduler: "fixed" (every B signals, the default), "planner", or "none".
 func (s *Session) Record(ctx context.Context, signals []Signal, scheduler string) (*RecordResult, error) {
-	in := map[string]any{"signals": signals}
-	if scheduler != "" {
-		in["maintain"] = scheduler
-	}
-	var out RecordResult
-	return &out, s.call(ctx, "record", in, &out)
-}
-
-// MaintainResult is a maintenance decision and the entries it applied.
-type MaintainResult struct {
-	memory.Maintenance
-	Summary memory.Summary `json:"summary"`
-	LLM     []llm.Outcome  `json:"llm,omitempty"`
+	out, err := engine.Record.Call(s.Caller(ctx), engine.RecordInput{Signals: signals, Maintain: scheduler})
+	return &out, err
 }
 
 // Maintain asks the scheduler ("fixed" or "planner") whether to maintain at
 // time now (0: the memory's clock) and applies its decision.
 func (s *Session) Maintain(ctx context.Context, now int64, scheduler string, force bool) (*MaintainResult, error) {
-	in := map[string]any{"scheduler": scheduler, "force": force}
+	in := engine.MaintainInput{Scheduler: scheduler, Force: force}
 	if now > 0 {
-		in["now"] = now
+		in.Now = &now
 	}
-	if scheduler == "" {
-		in["scheduler"] = "fixed"
-	}
-	var out MaintainResult
-	return &out, s.call(ctx, "maintain", in, &out)
-}
-
-// ApplyResult lists the journal entries a batch of ops wrote.
-type ApplyResult struct {
-	Ops     []memory.Entry `json:"ops"`
-	Summary memory.Summary `json:"summary"`
-	LLM     []llm.Outcome  `json:"llm,omitempty"`
+	out, err := engine.Maintain.Call(s.Caller(ctx), in)
+	return &out, err
 }
 
 // ApplyOps applies ops atomically, as trigger ("user", "planner" or "llm").
 func (s *Session) ApplyOps(ctx context.Context, ops []memory.Op, trigger string) (*ApplyResult, error) {
-	in := map[string]any{"ops": ops}
-	if trigger != "" {
-		in["trigger"] = trigger
-	}
-	var out ApplyResult
-	return &out, s.call(ctx, "apply_ops", in, &out)
+	out, err := engine.ApplyOps.Call(s.Caller(ctx), engine.ApplyOpsInput{Ops: ops, Trigger: trigger})
+	return &out, err
 }
-
-// MemoryView is the three tiers, the journal and the parameters.
-type MemoryView = engine.MemoryView
 
 // Memory returns the tiers and the newest journalLimit entries (0: all).
 func (s *Session) Memory(ctx context.Context, journalLimit int) (*MemoryView, error) {
-	var out MemoryView
-	return &out, s.call(ctx, "get_memory", map[string]int{"journal_limit": journalLimit}, &out)
-}
-
-// Candidate is an item to rank, by catalog id, with optional metadata for
-// items the catalog does not describe.
-type Candidate struct {
-	ID   string              `json:"id"`
-	Meta map[string][]string `json:"meta,omitempty"`
-}
-
-// RankResult is the ranking, best first, each item with its explanation.
-type RankResult struct {
-	Ranking []rank.Ranked      `json:"ranking"`
-	Ranker  string             `json:"ranker"`
-	Weights map[string]float64 `json:"weights"`
+	out, err := engine.GetMemory.Call(s.Caller(ctx), engine.GetMemoryInput{JournalLimit: journalLimit})
+	return &out, err
 }
 
 // Rank orders candidates for the user, steered by an optional instruction,
 // keeping the top k (0: all). It needs ClientOptions.Catalog.
 func (s *Session) Rank(ctx context.Context, candidates []Candidate, instruction string, k int) (*RankResult, error) {
-	in := map[string]any{"candidates": candidates}
+	in := engine.RankInput{Candidates: candidates, K: k}
 	if instruction != "" {
-		in["instruction"] = instruction
+		in.Instruction = &instruction
 	}
-	if k > 0 {
-		in["k"] = k
-	}
-	var out RankResult
-	return &out, s.call(ctx, "rank", in, &out)
-}
-
-// UnitCounts is the size of the agent memory after a change.
-type UnitCounts struct {
-	Added    int `json:"added,omitempty"`
-	Deleted  int `json:"deleted,omitempty"`
-	Purged   int `json:"purged,omitempty"`
-	Units    int `json:"units"`
-	Sessions int `json:"sessions"`
+	out, err := engine.Rank.Call(s.Caller(ctx), in)
+	return &out, err
 }
 
 // AddUnits stores agent-memory units (dialogue turns or records).
-func (s *Session) AddUnits(ctx context.Context, units []slate.Unit) (*UnitCounts, error) {
-	var out UnitCounts
-	return &out, s.call(ctx, "add_units", map[string]any{"units": units}, &out)
+func (s *Session) AddUnits(ctx context.Context, units []slate.Unit) (*engine.AddUnitsOutput, error) {
+	out, err := engine.AddUnits.Call(s.Caller(ctx), engine.AddUnitsInput{Units: units})
+	return &out, err
 }
 
 // DeleteUnits removes units by id, from the store and its indexes.
-func (s *Session) DeleteUnits(ctx context.Context, ids []string) (*UnitCounts, error) {
-	var out UnitCounts
-	return &out, s.call(ctx, "delete_units", map[string]any{"ids": ids}, &out)
+func (s *Session) DeleteUnits(ctx context.Context, ids []string) (*engine.DeleteUnitsOutput, error) {
+	out, err := engine.DeleteUnits.Call(s.Caller(ctx), engine.DeleteUnitsInput{IDs: ids})
+	return &out, err
 }
 
 // Purge removes a whole session, or every unit of a user.
-func (s *Session) Purge(ctx context.Context, session, user string) (*UnitCounts, error) {
-	in := map[string]string{}
-	if session != "" {
-		in["session"] = session
-	}
-	if user != "" {
-		in["user"] = user
-	}
-	var out UnitCounts
-	return &out, s.call(ctx, "purge", in, &out)
+func (s *Session) Purge(ctx context.Context, session, user string) (*engine.PurgeOutput, error) {
+	out, err := engine.Purge.Call(s.Caller(ctx), engine.PurgeInput{Session: session, User: user})
+	return &out, err
 }
 
 // SelectSlate picks the units that enter a context of at most req.Budget
 // tokens for req.Query, with no LLM call.
 func (s *Session) SelectSlate(ctx context.Context, req slate.Request) (*slate.Result, error) {
-	var out slate.Result
-	return &out, s.call(ctx, "select_slate", req, &out)
+	return engine.SelectSlate.Call(s.Caller(ctx), req)
 }
 
-// Export returns the user's whole state document.
+// Export returns the user's whole state document, as the module wrote it.
 func (s *Session) Export(ctx context.Context) ([]byte, error) {
-	var out []byte
-	if err := s.call(ctx, "export_state", nil, &out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return s.Call(ctx, engine.ExportState.Name, nil)
 }
 
 // Import replaces the session's state with a state document, which is
 // validated first: on error nothing changes.
 func (s *Session) Import(ctx context.Context, state []byte) error {
-	if s.in == nil {
-		return errors.New("host: session is closed")
-	}
-	if _, err := s.in.CallContext(ctx, "import_state", state); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return &ExportError{Export: "import_state", Message: err.Error()}
-	}
-	return nil
-}
-
-// Call runs any export with raw JSON input and returns its raw JSON output:
-// the escape hatch for exports without a typed method.
-func (s *Session) Call(ctx context.Context, export string, input []byte) ([]byte, error) {
-	var out []byte
-	if err := s.call(ctx, export, json.RawMessage(input), &out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	_, err := engine.ImportState.Call(s.Caller(ctx), engine.Raw(state))
+	return err
 }

@@ -118,7 +118,7 @@ func TestEveryEngineExportIsExported(t *testing.T) {
 	if len(got.Exports) == 0 {
 		t.Fatal("module lists no exports")
 	}
-	for _, name := range engine.Exports() {
+	for _, name := range engine.Names() {
 		if _, err := in.Call(name, []byte("{")); err != nil && err.Error() == `engine: unknown export "`+name+`"` {
 			t.Errorf("engine export %q has no wasm export in plugin/", name)
 		}

@@ -2,7 +2,11 @@
 
 package main
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/recmem/recmem/pkg/engine"
+)
 
 // direct is recmem's fast path for hosts that can reach the module's own
 // linear memory (the Go host does): instead of copying the input in and the
@@ -47,14 +51,14 @@ func recmemOutput() int64 {
 }
 
 // callDirect runs an export on the input recmem_input received.
-func callDirect(name string) int32 {
+func callDirect(x *engine.Export) int32 {
 	in := direct.in
 	direct.armed, direct.in, direct.out = false, nil, nil
 	if err := configure(); err != nil {
 		direct.out = []byte(err.Error())
 		return 1
 	}
-	out, err := eng.Call(name, in)
+	out, err := eng.Run(x, in)
 	if err != nil {
 		direct.out = []byte(err.Error())
 		return 1

@@ -15,15 +15,17 @@ import (
 // eng holds this instance's state between calls; export_state returns all of it.
 var eng = engine.New()
 
-func call(name string) int32 {
+// call runs export x on this call's input (plugin/exports_gen.go declares
+// one wasm export per engine export, each calling call).
+func call(x *engine.Export) int32 {
 	if direct.armed {
-		return callDirect(name)
+		return callDirect(x)
 	}
 	if err := configure(); err != nil {
 		pdk.SetError(err)
 		return 1
 	}
-	out, err := eng.Call(name, pdk.Input())
+	out, err := eng.Run(x, pdk.Input())
 	if err != nil {
 		pdk.SetError(err)
 		return 1
@@ -33,15 +35,3 @@ func call(name string) int32 {
 }
 
 func main() {}
-
-//go:wasmexport exports
-func exports() int32 { return call("exports") }
-
-//go:wasmexport export_state
-func exportState() int32 { return call("export_state") }
-
-//go:wasmexport import_state
-func importState() int32 { return call("import_state") }
-
-//go:wasmexport reset
-func reset() int32 { return call("reset") }

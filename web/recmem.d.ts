@@ -1,76 +1,755 @@
 // Type declarations for recmem.js: the typed surface of the recmem module.
 
+// The inputs and outputs of the exports (generated from pkg/engine by
+// `go generate ./pkg/engine`).
+// BEGIN GENERATED types
+/** AddUnitsInput is the input of add_units. */
+export interface AddUnitsInput {
+  units: Unit[];
+}
+
+/** AddUnitsOutput counts the units added and the store's size after. */
+export interface AddUnitsOutput {
+  added: number;
+  units: number;
+  sessions: number;
+}
+
+/**
+ * ApplyOpsInput is the input of apply_ops: the ops, who asked for them
+ * ("user", the default, "planner" or "llm") and the time (default the
+ * memory's clock).
+ */
+export interface ApplyOpsInput {
+  ops: Op[];
+  trigger?: 'user' | 'planner' | 'llm';
+  now?: number;
+}
+
+/**
+ * ApplyOpsOutput lists the journal entries a batch of ops wrote, with the
+ * memory's summary and the outcomes of LLM steps.
+ */
+export interface ApplyOpsOutput {
+  llm?: Outcome[];
+  ops: Entry[];
+  summary: Summary;
+}
+
+/** CategoryCount is the number of chunks one category holds. */
+export interface CategoryCount {
+  category: string;
+  chunks: number;
+}
+
+/** Chosen is one unit of the slate with the reason it is there. */
+export interface Chosen {
+  id: string;
+  session: string;
+  /** the rendered unit, "[date] speaker: text" */
+  line: string;
+  /** ceil(characters of Line / 4) */
+  tokens: number;
+  /** 1 is the ranker's best */
+  rank: number;
+  /** the ranker's score (rounded to 1e-6) */
+  score: number;
+  /** "retrieved" or "context" (a neighbour of a retrieved unit) */
+  reason: string;
+  features?: Record<string, number>;
+  /**
+   * Contributions are each feature's term of a linear model's score
+   * (weight · standardized value; score = bias + their sum), or of the
+   * linear part of an ensemble. A baseline ranker's score is one signal,
+   * and its one term is named for the ranker: bm25 (the unit's BM25),
+   * dense (its cosine), rrf (minus its position in the fused list, 0
+   * best), recency (its place counted from the oldest unit, 1 oldest),
+   * adaptive_k (its cosine, among the units above the largest gap).
+   */
+  contributions?: Record<string, number>;
+  /**
+   * PartScores are an ensemble's part scores (linear, then trees); the
+   * ensemble's score sums 1 / (10 + the unit's rank by each part).
+   */
+  part_scores?: number[];
+}
+
+/** Chunk is one preference: what the user likes or avoids in one category. */
+export interface Chunk {
+  id: string;
+  category: string;
+  /**
+   * Key is the normalized value the chunk is about ("mario"); Aliases are
+   * the keys of chunks merged into it. Extraction matches both.
+   */
+  key: string;
+  aliases?: string[];
+  /** "likes" or "avoids" */
+  polarity: 'likes' | 'avoids';
+  text: string;
+  /** Strength in [0,1], rounded to 3 decimals after every operation. */
+  strength: number;
+  /**
+   * Evidence counts supporting signals, boosts and demotes: contradicting
+   * evidence is evidence too.
+   */
+  evidence: number;
+  first_seen: number;
+  last_seen: number;
+  /** Events are the most recent supporting event ids (Config.ChunkEvents). */
+  events: string[];
+  /**
+   * LastDelta is the most recent change of strength (for a new chunk, its
+   * initial strength); Epoch is the profile version current when it
+   * happened. The synthesizer calls a chunk rising or fading when its
+   * change happened after the current profile was built.
+   */
+  last_delta: number;
+  epoch: number;
+}
+
+/** ChunkRef names a chunk and its strength at the time of reference. */
+export interface ChunkRef {
+  chunk: string;
+  strength: number;
+}
+
+/**
+ * Clause is one grounded part of an intent: an entity and the words it was
+ * read from.
+ */
+export interface Clause {
+  facet: string;
+  value: string;
+  text: string;
+}
+
+/**
+ * Config holds the memory's parameters. The zero value of every field means its
+ * documented default, so Config{} is the paper's setting. A State stores the
+ * resolved config (defaults filled in), so an exported document shows the
+ * numbers actually in force. Durations are in seconds.
+ */
+export interface Config {
+  /** EventCap is L_max, the capacity of the event FIFO. Default 15. */
+  event_cap: number;
+  /** KCat is the most chunks one category may hold. Default 4. */
+  k_cat: number;
+  /** DeltaPlus is the boost step. Default 0.1. */
+  delta_plus: number;
+  /**
+   * DeltaMinus is the demote step; larger than DeltaPlus in the paper
+   * (pessimistic update). Default 0.2.
+   */
+  delta_minus: number;
+  /**
+   * ForgetThreshold: a chunk may be forgotten when its strength is at or
+   * below this value... Default 0.3.
+   */
+  forget_threshold: number;
+  /** ForgetMinEvidence: ...and its evidence count is at least this. Default 2. */
+  forget_min_evidence: number;
+  /**
+   * Gamma: a synthesis runs automatically once this many mutations have
+   * been applied since the last synthesis. Default 5.
+   */
+  gamma: number;
+  /**
+   * Batch is B, the pending-signal count at which the fixed scheduler
+   * maintains. Default 5; at most EventCap.
+   */
+  batch: number;
+  /**
+   * InitialStrength is the strength of a chunk extracted from one
+   * supporting signal. Default 0.7.
+   */
+  initial_strength: number;
+  /**
+   * SupportStep is added to the initial strength per extra supporting
+   * signal. Default 0.1.
+   */
+  support_step: number;
+  /** MaxInitialStrength caps the initial strength. Default 0.9. */
+  max_initial_strength: number;
+  /**
+   * MinSupport is the net positive support a metadata value (genre,
+   * author, brand...) needs to become a chunk. Default 1.
+   */
+  min_support: number;
+  /**
+   * MinTitleSupport is the net support a feature guessed from titles
+   * (series, platform, salient term) needs. Default 2.
+   */
+  min_title_support: number;
+  /**
+   * MinAvoidSupport is the net negative support any feature needs to
+   * become an "avoids" chunk. Default 2.
+   */
+  min_avoid_support: number;
+  /**
+   * ChunkEvents bounds the supporting event ids kept per chunk (the most
+   * recent ones). Default 8.
+   */
+  chunk_events: number;
+  /** JournalCap bounds the journal; the oldest entries go first. Default 200. */
+  journal_cap: number;
+  /**
+   * MergeJaccard is the term-overlap (Jaccard) at or above which two chunks
+   * of one category and polarity are near-duplicates. Default 0.6.
+   */
+  merge_jaccard: number;
+  /**
+   * StrongStrength: a pending signal against a chunk at least this strong
+   * is a contradiction the planner acts on at once. Default 0.7.
+   */
+  strong_strength: number;
+  /**
+   * StalePending: the planner extracts when the oldest pending signal is
+   * this old. Default 604800 (7 days).
+   */
+  stale_pending: number;
+  /**
+   * StaleChunk: the planner demotes a chunk not seen for this long.
+   * Default 7776000 (90 days).
+   */
+  stale_chunk: number;
+  /**
+   * ProfileMaxAge: the planner resynthesizes a profile this old that lags
+   * behind mutations. Default 86400 (1 day).
+   */
+  profile_max_age: number;
+  /**
+   * Categories are the domain's preference categories (MARS uses six per
+   * domain), normalized to lower_snake_case. Empty means derived from the
+   * metadata field names of the items seen (see MetadataExtractor).
+   */
+  categories: string[];
+}
+
+/**
+ * Counters issue ids and count mutations. NextEvent, NextChunk and NextSeq
+ * are the numbers the next event ("e12"), chunk ("c7") and journal entry get.
+ * Mutations counts lifecycle mutations since the last synthesis. The signals
+ * waiting for maintenance are the pending events.
+ */
+export interface Counters {
+  next_event: number;
+  next_chunk: number;
+  next_seq: number;
+  mutations_since_synthesis: number;
+}
+
+/** Decision is a planner's answer: "maintain" with the ops to apply, or "wait". */
+export interface Decision {
+  scheduler: string;
+  decision: 'maintain' | 'wait';
+  reason: string;
+  ops: Op[];
+}
+
+/** DeleteUnitsInput is the input of delete_units. */
+export interface DeleteUnitsInput {
+  ids: string[];
+}
+
+/** DeleteUnitsOutput counts the units deleted and the store's size after. */
+export interface DeleteUnitsOutput {
+  deleted: number;
+  units: number;
+  sessions: number;
+}
+
+/**
+ * Document is the whole client-held state of one user: everything an engine
+ * knows. Exported by export_state and restored by import_state; a round trip is
+ * byte-identical.
+ */
+export interface Document {
+  schema: string;
+  version: number;
+  /**
+   * Checksum is "sha256:" and the hex SHA-256 of the document's canonical
+   * form without the checksum: a damaged or altered document is refused on
+   * import. Set by export_state.
+   */
+  checksum?: string;
+  memory?: State;
+  /**
+   * Units is the slate-selection memory (pkg/slate): stored turns and
+   * records, encoded as an array in insertion order; absent until units are
+   * first added.
+   */
+  units?: Unit[];
+}
+
+/**
+ * Entry is one journal record: an applied operation and why. The journal keeps
+ * the newest Config.JournalCap entries, oldest first.
+ * 
+ * Op is one of JournalOps. An "extract" entry with a chunk created it; one
+ * without chunks closes an extraction and lists the events it processed.
+ * Before and After are the strength of the (first) chunk around the change,
+ * where there is one.
+ */
+export interface Entry {
+  seq: number;
+  time: number;
+  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete' | 'evict' | 'drop' | 'avoid';
+  trigger: 'user' | 'llm' | 'scheduler' | 'planner' | 'auto' | 'capacity' | 'fifo';
+  chunks?: string[];
+  events?: string[];
+  before?: number;
+  after?: number;
+  reason: string;
+}
+
+/**
+ * Event is one recorded signal. Events sit in FIFO order, oldest first; Pending
+ * marks an event not yet seen by extraction.
+ */
+export interface Event {
+  id: string;
+  user: string;
+  item: string;
+  action: string;
+  rating?: number;
+  meta?: Record<string, string[]>;
+  time: number;
+  pending: boolean;
+}
+
+/** Explanation says why a value is what it is, as a tree. */
+export interface Explanation {
+  value: number;
+  message: string;
+  children?: Explanation[];
+}
+
+/**
+ * ExportsOutput is the output of exports: the export names, sorted, and the
+ * state document format this module writes.
+ */
+export interface ExportsOutput {
+  exports: string[];
+  schema: string;
+  schema_version: number;
+}
+
+/**
+ * GetMemoryInput is the input of get_memory: how many of the newest journal
+ * entries to return (0: all).
+ */
+export interface GetMemoryInput {
+  journal_limit?: number;
+}
+
+/** ImportStateOutput is what import_state restored. */
+export interface ImportStateOutput {
+  ok: boolean;
+  summary: Summary;
+  version: number;
+}
+
+/** Intent is an instruction as understood. */
+export interface Intent {
+  only: Clause[];
+  exclude: Clause[];
+  prefer: Clause[];
+  avoid: Clause[];
+  /**
+   * Unknown lists the words (as typed) that could not be grounded in the
+   * catalog, in order, each once.
+   */
+  unknown: string[];
+  /** Conflicts explains each contradiction and how it was settled. */
+  conflicts: string[];
+  /**
+   * Notes say what else the reader should know (an empty instruction, a
+   * negation with nothing after it, an "only" that could not be grounded).
+   */
+  notes: string[];
+}
+
+/** LoadCatalogOutput describes the catalog load_catalog loaded. */
+export interface LoadCatalogOutput {
+  dataset: string;
+  dim: number;
+  format_version: number;
+  items: number;
+  meta: string[];
+  ok: boolean;
+}
+
+/**
+ * MaintainInput is the input of maintain and plan: the time (default the
+ * memory's clock), the scheduler ("fixed", the default, or "planner") and
+ * whether to maintain even when the scheduler would wait.
+ */
+export interface MaintainInput {
+  now?: number;
+  scheduler?: 'fixed' | 'planner';
+  force?: boolean;
+}
+
+/**
+ * MaintainOutput is a maintenance decision, the entries it applied, the
+ * memory's summary and the outcomes of LLM steps.
+ */
+export interface MaintainOutput {
+  scheduler: string;
+  decision: string;
+  reason: string;
+  ops: Entry[];
+  summary: Summary;
+  llm?: Outcome[];
+}
+
+/**
+ * Maintenance reports a scheduler's decision and the journal entries its ops
+ * wrote (none when it waits).
+ */
+export interface Maintenance {
+  scheduler: string;
+  decision: string;
+  reason: string;
+  ops: Entry[];
+}
+
+/**
+ * MemoryView is the output of get_memory: the three tiers, the newest
+ * journal entries (oldest first) and the parameters.
+ */
+export interface MemoryView {
+  clock: number;
+  config: Config;
+  counters: Counters;
+  events: Event[];
+  chunks: Chunk[];
+  profile: Profile;
+  journal: Entry[];
+}
+
+/**
+ * Model is a linear ranker over named features, each standardized:
+ * 
+ * 	score(x) = bias + Σ_i weight_i · (x_i - mean_i) / scale_i
+ * 
+ * Training fits it as a logistic regression of "the unit is evidence"
+ * (TrainLogistic), so the score is a log-odds; selection only needs its order.
+ * A model names its features, so a model trained on a subset (an ablation)
+ * runs unchanged.
+ */
+export interface Model {
+  /** "linear" */
+  kind: string;
+  features: string[];
+  mean: number[];
+  scale: number[];
+  weights: number[];
+  bias: number;
+  /** kind "gbdt": score = bias + Σ trees */
+  trees?: Tree[];
+  /** kind "ensemble": rank fusion of linear and gbdt parts */
+  parts?: Model[];
+  note?: string;
+}
+
+/**
+ * Op is one lifecycle operation, as a planner, an LLM or a user's edit gives
+ * it to State.Apply. Which fields an op takes:
+ * 
+ * 	extract     (none): run the Extractor over the pending events, or over
+ * 	            the pending events listed in events
+ * 	extract     category, text [, key, polarity, strength, events]: add this
+ * 	            chunk (key defaults to the salient words of text, polarity to
+ * 	            "likes", strength to Config.InitialStrength)
+ * 	boost       chunk or chunks [, events]: strength += delta_plus, evidence+1
+ * 	demote      chunk or chunks [, events]: strength -= delta_minus, evidence+1
+ * 	merge       chunks (2 or more, one category and polarity) [, text]: the
+ * 	            first survives
+ * 	forget      chunk or chunks: only when the forget rule holds, unless the
+ * 	            trigger is "user"
+ * 	synthesize  (none): rebuild the profile
+ * 	edit        chunk, text and/or strength (trigger "user" only)
+ * 	delete      chunk or chunks (trigger "user" only)
+ * 	avoid       category, key [, text, strength] (trigger "user" only): a
+ * 	            standing wish never to be shown something ("never show me
+ * 	            Halo"): an "avoids" chunk, strength 1 unless given; a chunk
+ * 	            of that category and key already there is turned into it
+ * 
+ * Reason is optional everywhere; when given it is what the journal records.
+ */
+export interface Op {
+  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete' | 'avoid';
+  chunk?: string;
+  chunks?: string[];
+  category?: string;
+  key?: string;
+  polarity?: 'likes' | 'avoids';
+  text?: string;
+  strength?: number;
+  events?: string[];
+  reason?: string;
+}
+
+/**
+ * Outcome records what became of one LLM step: "accepted", or "fallback"
+ * with the reason the answer was not used.
+ */
+export interface Outcome {
+  purpose: 'extract' | 'plan' | 'synthesize' | 'rank';
+  status: 'accepted' | 'fallback';
+  reason?: string;
+}
+
+/** Profile is the synthesized narrative and what it was built from. */
+export interface Profile {
+  version: number;
+  time: number;
+  text: string;
+  built_from: ChunkRef[];
+  rising: string[];
+  fading: string[];
+}
+
+/** PurgeInput is the input of purge: a session, a user or both. */
+export interface PurgeInput {
+  session?: string;
+  user?: string;
+}
+
+/** PurgeOutput counts the units purged and the store's size after. */
+export interface PurgeOutput {
+  purged: number;
+  units: number;
+  sessions: number;
+}
+
+/** RankContext is how much of the user's memory a ranking read. */
+export interface RankContext {
+  chunks: number;
+  events: number;
+  profile: boolean;
+}
+
+/**
+ * RankInput is the input of rank: candidate items (ids, or {id, meta} for
+ * items the catalog does not know), an instruction, and how many to keep
+ * (0: all).
+ */
+export interface RankInput {
+  candidates: (string | { id: string; meta?: Record<string, string | string[]> })[];
+  /**
+   * Instruction is nil when the input has none: the output then has no
+   * "understood", "kept" or "relaxed" keys.
+   */
+  instruction?: string;
+  k?: number;
+}
+
+/**
+ * RankOutput is rank's output: the ranking, best first, each item with its
+ * score and explanation; the ranker and its effective weights; how much of
+ * the memory the ranking read (context); and the LLM's outcomes when π_rank
+ * was asked.
+ * 
+ * With an instruction it also has kept (the candidates that met its hard
+ * constraints), relaxed (the constraints dropped because none did; empty
+ * when none was), understood (the parsed intent) and each item's meets.
+ */
+export interface RankOutput {
+  context: RankContext;
+  kept?: number;
+  llm?: Outcome[];
+  llm_calls: number;
+  ranker: string;
+  ranking: Ranked[];
+  relaxed?: Relaxed[];
+  understood?: Intent;
+  weights: Record<string, number>;
+}
+
+/** Ranked is one ranked candidate. */
+export interface Ranked {
+  id: string;
+  rank: number;
+  score: number;
+  explanation: Explanation;
+  /**
+   * Meets names what the item meets of the instruction, when there is
+   * one ("PlayStation 4", "not Halo").
+   */
+  meets?: string[];
+}
+
+/**
+ * RecordInput is the input of record: signals, and the scheduler that
+ * maintains after them ("none", "fixed" (the default) or "planner").
+ */
+export interface RecordInput {
+  signals: Signal[];
+  maintain?: 'none' | 'fixed' | 'planner';
+}
+
+/**
+ * RecordOutput is what record did: events added and evicted, the entries of
+ * any maintenance, the memory's summary, and the outcomes of LLM steps.
+ */
+export interface RecordOutput {
+  events_added: number;
+  evicted: string[];
+  /**
+   * Fifo holds the entries of extractions run because a pending event was
+   * about to leave the event memory.
+   */
+  fifo: Entry[];
+  maintenance: Maintenance;
+  summary: Summary;
+  llm?: Outcome[];
+}
+
+/**
+ * Relaxed names a hard constraint that was dropped because no candidate met
+ * every constraint, and why.
+ */
+export interface Relaxed {
+  /** "only" or "exclude" */
+  constraint: string;
+  facet: string;
+  value: string;
+  reason: string;
+}
+
+/** Request asks for one slate. */
+export interface Request {
+  query: string;
+  /** the request date, RFC 3339 or YYYY-MM-DD */
+  date?: string;
+  /** tokens (default 1000) */
+  budget?: number;
+  /** retrieved candidates (default 128) */
+  pool?: number;
+  /** see Rankers (default "learned") */
+  ranker?: 'learned' | 'recency' | 'bm25' | 'dense' | 'rrf' | 'adaptive_k';
+  /** replaces the embedded model */
+  model?: Model;
+  with_pool?: boolean;
+  /**
+   * Explain, when false, leaves the chosen units' features, contributions
+   * and part scores out (the rank, score and reason stay): an agent that
+   * only reads the slate saves about a quarter of a selection inside
+   * WebAssembly. Default (nil) true.
+   */
+  explain?: boolean;
+}
+
+/**
+ * ResetInput is the input of reset: the memory's parameters (zero fields
+ * mean the documented defaults).
+ */
+export interface ResetInput {
+  config?: Config;
+}
+
+/** ResetOutput is the parameters the new memory has. */
+export interface ResetOutput {
+  config: Config;
+  ok: boolean;
+}
+
+/** Result is a slate: units in chronological order, within the budget. */
+export interface Result {
+  ranker: string;
+  budget: number;
+  tokens: number;
+  /** candidates ranked (retrieved plus context) */
+  pool: number;
+  units: Chosen[];
+  pool_ids?: string[];
+}
+
+/**
+ * Signal is one observation to record: user u did action a on item i, whose
+ * metadata is m, at time t (unix seconds).
+ */
 export interface Signal {
   user: string;
   item: string;
-  action: 'purchase' | 'like' | 'click' | 'view' | 'rate' | 'dislike' | 'skip';
+  action: 'purchase' | 'like' | 'rate' | 'click' | 'view' | 'dislike' | 'skip';
   rating?: number;
   meta?: Record<string, string | string[]>;
-  /** unix seconds; time is an input, the module never reads a clock */
   time: number;
 }
 
-export interface Entry {
-  seq: number; time: number; op: string; trigger: string;
-  chunks?: string[]; events?: string[]; before?: number; after?: number; reason: string;
+/**
+ * State is one user's belief state: the three tiers, the journal and the
+ * counters that keep ids unique. It encodes to JSON deterministically: slices
+ * in canonical order, and maps only where encoding/json sorts the keys.
+ */
+export interface State {
+  config: Config;
+  clock: number;
+  events: Event[];
+  chunks: Chunk[];
+  profile: Profile;
+  journal: Entry[];
+  counters: Counters;
 }
 
-export interface Chunk {
-  id: string; category: string; key: string; aliases?: string[]; polarity: 'likes' | 'avoids';
-  text: string; strength: number; evidence: number; first_seen: number; last_seen: number;
-  events: string[]; last_delta: number; epoch: number;
+/** Summary is a short account of a state's size. */
+export interface Summary {
+  clock: number;
+  events: number;
+  pending: number;
+  chunks: number;
+  categories: CategoryCount[];
+  profile_version: number;
+  journal: number;
+  mutations_since_synthesis: number;
 }
 
-export interface Event {
-  id: string; user: string; item: string; action: string; rating?: number;
-  meta?: Record<string, string[]>; time: number; pending: boolean;
+/**
+ * Tree is one regression tree of a boosted model. Nodes are stored in an
+ * array; node i is a split on Feature < Threshold going to Left or Right, or a
+ * leaf when Feature is -1.
+ */
+export interface Tree {
+  /** index into Model.Features, -1 for a leaf */
+  feature: number[];
+  threshold: number[];
+  left: number[];
+  right: number[];
+  /** leaf value (0 for splits) */
+  value: number[];
 }
 
-export interface Profile {
-  version: number; time: number; text: string;
-  built_from: { chunk: string; strength: number }[]; rising: string[]; fading: string[];
-}
-
-export interface LLMOutcome { purpose: string; status: 'accepted' | 'fallback'; reason?: string }
-
-export interface Maintenance { scheduler: string; decision: 'maintain' | 'wait'; reason: string; ops: Entry[] }
-
-export interface RecordResult {
-  events_added: number; evicted: string[]; fifo: Entry[]; maintenance: Maintenance;
-  summary: Record<string, unknown>; llm?: LLMOutcome[];
-}
-
-export interface Op {
-  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete';
-  chunk?: string; chunks?: string[]; category?: string; key?: string; polarity?: 'likes' | 'avoids';
-  text?: string; strength?: number; events?: string[]; reason?: string;
-}
-
-export interface MemoryView {
-  clock: number; config: Record<string, unknown>; counters: Record<string, number>;
-  events: Event[]; chunks: Chunk[]; profile: Profile; journal: Entry[];
-}
-
-export interface Explanation { value: number; message: string; children?: Explanation[] }
-export interface Ranked { id: string; rank: number; score: number; explanation: Explanation }
-export interface RankResult { ranking: Ranked[]; ranker: string; weights: Record<string, number> }
-
+/** Unit is one stored memory unit. */
 export interface Unit {
-  id: string; session: string; date?: string; time?: string; speaker?: string; text: string;
-  user?: string; kind?: '' | 'turn' | 'record';
+  id: string;
+  session: string;
+  /** shown to the reader as written, e.g. "1:56 pm on 8 May, 2023" */
+  date?: string;
+  /** the same date as RFC 3339 or YYYY-MM-DD, for ordering and temporal cues */
+  time?: string;
+  speaker?: string;
+  text: string;
+  /** owner, for purging a user */
+  user?: string;
+  /** "" or "turn" for a dialogue turn, "record" for a write-time record */
+  kind?: '' | 'turn' | 'record';
 }
-export interface SlateRequest {
-  query: string; date?: string; budget?: number; pool?: number;
-  ranker?: 'learned' | 'recency' | 'bm25' | 'dense' | 'rrf' | 'adaptive_k'; with_pool?: boolean;
-  /** false leaves out each unit's features, contributions and part_scores (default true). */
-  explain?: boolean;
-}
-export interface ChosenUnit {
-  id: string; session: string; line: string; tokens: number; rank: number; score: number;
-  reason: string; features?: Record<string, number>; contributions?: Record<string, number>;
-}
-export interface Slate { ranker: string; budget: number; tokens: number; pool: number; units: ChosenUnit[] }
-export interface UnitCounts { added?: number; deleted?: number; purged?: number; units: number; sessions: number }
+// END GENERATED types
+
+// Names these declarations had before they were generated, kept so that
+// code written against them still compiles.
+export type LLMOutcome = Outcome;
+export type RecordResult = RecordOutput;
+export type RankResult = RankOutput;
+export type Understood = Intent;
+export type SlateRequest = Request;
+export type ChosenUnit = Chosen;
+export type Slate = Result;
+export type UnitCounts = AddUnitsOutput | DeleteUnitsOutput | PurgeOutput;
 
 export interface LLMRequest {
   purpose: 'extract' | 'plan' | 'synthesize' | 'rank'; user?: string;
@@ -91,27 +770,49 @@ export interface OpenOptions {
   config?: Record<string, string>;
 }
 
+/** Every export: its name, its method, whether it can change the state, what it does. */
+export const EXPORTS: readonly { name: string; method: string; mutates: boolean; doc: string }[];
+/** The exports that never change the state. */
+export const READ_ONLY: Set<string>;
+
 export class RecmemError extends Error {
   readonly export: string;
 }
 
 export class Recmem {
   static open(opts: OpenOptions): Promise<Recmem>;
-  call(name: string, input?: unknown): Promise<any>;
-  record(signals: Signal[], opts?: { maintain?: 'fixed' | 'planner' | 'none' }): Promise<RecordResult>;
-  maintain(opts?: { now?: number; scheduler?: 'fixed' | 'planner'; force?: boolean }): Promise<Maintenance & { summary: Record<string, unknown>; llm?: LLMOutcome[] }>;
-  plan(opts?: { now?: number; scheduler?: 'fixed' | 'planner'; force?: boolean }): Promise<{ scheduler: string; decision: string; reason: string; ops: Op[] }>;
-  applyOps(ops: Op[], opts?: { trigger?: 'user' | 'planner' | 'llm'; now?: number }): Promise<{ ops: Entry[]; summary: Record<string, unknown>; llm?: LLMOutcome[] }>;
-  memory(opts?: { journalLimit?: number }): Promise<MemoryView>;
-  loadCatalog(catalog: Uint8Array | string | object): Promise<{ ok: boolean; items: number }>;
-  rank(candidates: (string | { id: string; meta?: Record<string, string | string[]> })[], opts?: { instruction?: string; k?: number }): Promise<RankResult>;
-  addUnits(units: Unit[]): Promise<UnitCounts>;
-  deleteUnits(ids: string[]): Promise<UnitCounts>;
-  purge(opts: { session?: string; user?: string }): Promise<UnitCounts>;
-  selectSlate(req: SlateRequest): Promise<Slate>;
-  exportState(): Promise<string>;
-  importState(state: string | object): Promise<{ ok: boolean; version: number }>;
-  reset(config?: Record<string, unknown>): Promise<{ ok: boolean }>;
+  call(name: string, input?: unknown, opts?: { text?: boolean }): Promise<any>;
+  // BEGIN GENERATED methods
+  /** the export names and the state document format this module writes (export exports) */
   exports(): Promise<string[]>;
+  /** append signals to the event memory, then maintain with the chosen scheduler (export record) */
+  record(signals: Signal[], opts?: { maintain?: 'none' | 'fixed' | 'planner' }): Promise<RecordOutput>;
+  /** ask the scheduler whether to maintain now, and apply its decision (export maintain) */
+  maintain(opts?: { now?: number; scheduler?: 'fixed' | 'planner'; force?: boolean }): Promise<MaintainOutput>;
+  /** what maintain would do now, applying nothing (export plan) */
+  plan(opts?: { now?: number; scheduler?: 'fixed' | 'planner'; force?: boolean }): Promise<Decision>;
+  /** apply lifecycle ops (a user's edits, a planner's choices) atomically (export apply_ops) */
+  applyOps(ops: Op[], opts?: { trigger?: 'user' | 'planner' | 'llm'; now?: number }): Promise<ApplyOpsOutput>;
+  /** the three memory tiers, the newest journal entries and the parameters (export get_memory) */
+  memory(opts?: { journalLimit?: number }): Promise<MemoryView>;
+  /** load the catalog asset rank uses (binary or JSON); an asset, not user state (export load_catalog) */
+  loadCatalog(catalog: string | Uint8Array | object): Promise<LoadCatalogOutput>;
+  /** order candidate items for the user's memory and instruction, each score explained (export rank) */
+  rank(candidates: (string | { id: string; meta?: Record<string, string | string[]> })[], opts?: { instruction?: string; k?: number }): Promise<RankOutput>;
+  /** store agent-memory units (dialogue turns or records) (export add_units) */
+  addUnits(units: Unit[]): Promise<AddUnitsOutput>;
+  /** remove units by id, from the store and its indexes (export delete_units) */
+  deleteUnits(ids: string[]): Promise<DeleteUnitsOutput>;
+  /** remove a whole session, or every unit of a user (export purge) */
+  purge(opts?: { session?: string; user?: string }): Promise<PurgeOutput>;
+  /** choose the units that enter a context of at most budget tokens, with no LLM call (export select_slate) */
+  selectSlate(request: Request): Promise<Result>;
+  /** the whole state document, sealed with its checksum (export export_state) */
+  exportState(): Promise<string>;
+  /** replace the state with a document, validated first (export import_state) */
+  importState(state: string | Uint8Array | object): Promise<ImportStateOutput>;
+  /** start an empty memory, with default or given parameters (export reset) */
+  reset(config?: Config): Promise<ResetOutput>;
+  // END GENERATED methods
   close(): Promise<void>;
 }

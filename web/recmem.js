@@ -15,6 +15,33 @@ import createPlugin from '@extism/extism';
 // runs its LLM-free policy (docs/llm.md).
 const NO_LLM = () => ({ text: '', input_tokens: 0, output_tokens: 0, error: 'no LLM configured in this host' });
 
+// BEGIN GENERATED exports
+// Every export of the module: its name, the Recmem method that calls it,
+// whether a call can change the state (hosts save the state after those),
+// and what it does. Generated from pkg/engine/exports.go.
+export const EXPORTS = Object.freeze([
+  { name: 'exports', method: 'exports', mutates: false, doc: 'the export names and the state document format this module writes' },
+  { name: 'record', method: 'record', mutates: true, doc: 'append signals to the event memory, then maintain with the chosen scheduler' },
+  { name: 'maintain', method: 'maintain', mutates: true, doc: 'ask the scheduler whether to maintain now, and apply its decision' },
+  { name: 'plan', method: 'plan', mutates: false, doc: 'what maintain would do now, applying nothing' },
+  { name: 'apply_ops', method: 'applyOps', mutates: true, doc: 'apply lifecycle ops (a user\'s edits, a planner\'s choices) atomically' },
+  { name: 'get_memory', method: 'memory', mutates: false, doc: 'the three memory tiers, the newest journal entries and the parameters' },
+  { name: 'load_catalog', method: 'loadCatalog', mutates: false, doc: 'load the catalog asset rank uses (binary or JSON); an asset, not user state' },
+  { name: 'rank', method: 'rank', mutates: false, doc: 'order candidate items for the user\'s memory and instruction, each score explained' },
+  { name: 'add_units', method: 'addUnits', mutates: true, doc: 'store agent-memory units (dialogue turns or records)' },
+  { name: 'delete_units', method: 'deleteUnits', mutates: true, doc: 'remove units by id, from the store and its indexes' },
+  { name: 'purge', method: 'purge', mutates: true, doc: 'remove a whole session, or every unit of a user' },
+  { name: 'select_slate', method: 'selectSlate', mutates: false, doc: 'choose the units that enter a context of at most budget tokens, with no LLM call' },
+  { name: 'export_state', method: 'exportState', mutates: false, doc: 'the whole state document, sealed with its checksum' },
+  { name: 'import_state', method: 'importState', mutates: true, doc: 'replace the state with a document, validated first' },
+  { name: 'reset', method: 'reset', mutates: true, doc: 'start an empty memory, with default or given parameters' },
+]);
+// END GENERATED exports
+
+// READ_ONLY names the exports that never change the state: a host need not
+// save the state after them.
+export const READ_ONLY = new Set(EXPORTS.filter((x) => !x.mutates).map((x) => x.name));
+
 // RecmemError is a module error: its message names the input field at fault,
 // and the memory is unchanged.
 export class RecmemError extends Error {
@@ -67,8 +94,9 @@ export class Recmem {
   }
 
   // call runs any export with a JSON value (or raw JSON text or bytes) as
-  // input and returns the parsed output.
-  call(name, input) {
+  // input and returns the parsed output (with text set, the output's text as
+  // the module wrote it).
+  call(name, input, { text: asText = false } = {}) {
     const run = async () => {
       const text = input === undefined || input === null ? '' : typeof input === 'string' || input instanceof Uint8Array ? input : JSON.stringify(input);
       let out;
@@ -78,6 +106,7 @@ export class Recmem {
         throw new RecmemError(name, String(err.message).replace(/^Plugin-originated error: /, ''));
       }
       const result = out ? out.text() : '';
+      if (asText) return result;
       return result === '' ? null : JSON.parse(result);
     };
     const p = this.queue.then(run, run);
@@ -85,37 +114,40 @@ export class Recmem {
     return p;
   }
 
-  // The recommendation memory (MARS).
-  record(signals, { maintain } = {}) { return this.call('record', maintain ? { signals, maintain } : { signals }); }
-  maintain({ now, scheduler = 'fixed', force = false } = {}) { return this.call('maintain', now === undefined ? { scheduler, force } : { now, scheduler, force }); }
-  plan({ now, scheduler = 'planner', force = false } = {}) { return this.call('plan', now === undefined ? { scheduler, force } : { now, scheduler, force }); }
-  applyOps(ops, { trigger = 'user', now } = {}) { return this.call('apply_ops', now === undefined ? { ops, trigger } : { ops, trigger, now }); }
+  // One method per export (generated from pkg/engine/exports.go by
+  // `go generate ./pkg/engine`; EXPORTS lists them).
+  // BEGIN GENERATED methods
+  // exports: the export names and the state document format this module writes.
+  exports() { return this.call('exports').then((out) => out.exports); }
+  // record: append signals to the event memory, then maintain with the chosen scheduler.
+  record(signals, { maintain } = {}) { return this.call('record', { signals, maintain }); }
+  // maintain: ask the scheduler whether to maintain now, and apply its decision.
+  maintain({ now, scheduler = 'fixed', force = false } = {}) { return this.call('maintain', { now, scheduler, force }); }
+  // plan: what maintain would do now, applying nothing.
+  plan({ now, scheduler = 'planner', force = false } = {}) { return this.call('plan', { now, scheduler, force }); }
+  // apply_ops: apply lifecycle ops (a user's edits, a planner's choices) atomically.
+  applyOps(ops, { trigger = 'user', now } = {}) { return this.call('apply_ops', { ops, trigger, now }); }
+  // get_memory: the three memory tiers, the newest journal entries and the parameters.
   memory({ journalLimit = 0 } = {}) { return this.call('get_memory', { journal_limit: journalLimit }); }
-  loadCatalog(catalog) { return this.call('load_catalog', catalog instanceof Uint8Array || typeof catalog === 'string' ? catalog : JSON.stringify(catalog)); }
-  rank(candidates, { instruction, k } = {}) {
-    const input = { candidates };
-    if (instruction) input.instruction = instruction;
-    if (k) input.k = k;
-    return this.call('rank', input);
-  }
-
-  // The agent memory (AgentMemRec).
+  // load_catalog: load the catalog asset rank uses (binary or JSON); an asset, not user state.
+  loadCatalog(catalog) { return this.call('load_catalog', catalog); }
+  // rank: order candidate items for the user's memory and instruction, each score explained.
+  rank(candidates, { instruction, k } = {}) { return this.call('rank', { candidates, instruction, k }); }
+  // add_units: store agent-memory units (dialogue turns or records).
   addUnits(units) { return this.call('add_units', { units }); }
+  // delete_units: remove units by id, from the store and its indexes.
   deleteUnits(ids) { return this.call('delete_units', { ids }); }
-  purge({ session, user } = {}) { return this.call('purge', { ...(session ? { session } : {}), ...(user ? { user } : {}) }); }
+  // purge: remove a whole session, or every unit of a user.
+  purge({ session, user } = {}) { return this.call('purge', { session, user }); }
+  // select_slate: choose the units that enter a context of at most budget tokens, with no LLM call.
   selectSlate(request) { return this.call('select_slate', request); }
-
-  // The state document (docs/state-format.md), as text exactly as the module
-  // wrote it, and back.
-  async exportState() {
-    const run = async () => (await this.plugin.call('export_state', '')).text();
-    const p = this.queue.then(run, run);
-    this.queue = p.catch(() => {});
-    return p;
-  }
-  importState(state) { return this.call('import_state', typeof state === 'string' ? state : JSON.stringify(state)); }
-  reset(config) { return this.call('reset', config ? { config } : {}); }
-  exports() { return this.call('exports').then((o) => o.exports); }
+  // export_state: the whole state document, sealed with its checksum.
+  exportState() { return this.call('export_state', undefined, { text: true }); }
+  // import_state: replace the state with a document, validated first.
+  importState(state) { return this.call('import_state', state); }
+  // reset: start an empty memory, with default or given parameters.
+  reset(config) { return this.call('reset', { config }); }
+  // END GENERATED methods
 
   close() { return this.plugin.close(); }
 }

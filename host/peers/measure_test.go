@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/recmem/recmem/pkg/dataset"
-	"github.com/recmem/recmem/pkg/slate"
+	"github.com/recmem/recmem/pkg/slatelab"
 	"github.com/recmem/recmem/pkg/workload"
 )
 
@@ -135,37 +135,37 @@ func measureSize(n int) (med, p90 float64, iters int, indexMs float64, err error
 
 // quality runs the peer on every LoCoMo conversation as `recmem eval slate`
 // runs recmem: one memory per conversation, its eligible questions
-// (slate.Eligible), budget B, completeness tallied by slate.Tally.
-func quality() (slate.Metrics, error) {
+// (slatelab.Eligible), budget B, completeness tallied by slatelab.Tally.
+func quality() (slatelab.Metrics, error) {
 	f, err := os.Open(workload.LoCoMoPath)
 	if err != nil {
-		return slate.Metrics{}, err
+		return slatelab.Metrics{}, err
 	}
 	defer f.Close()
 	convs, err := dataset.ReadLoCoMo(f)
 	if err != nil {
-		return slate.Metrics{}, err
+		return slatelab.Metrics{}, err
 	}
-	var tally slate.Tally
+	var tally slatelab.Tally
 	for _, c := range convs {
-		p, err := newBlevePeer(slate.UnitsOf(c))
+		p, err := newBlevePeer(slatelab.UnitsOf(c))
 		if err != nil {
-			return slate.Metrics{}, fmt.Errorf("%s: %w", c.ID, err)
+			return slatelab.Metrics{}, fmt.Errorf("%s: %w", c.ID, err)
 		}
 		for _, q := range c.Questions {
-			if !slate.Eligible(q) {
+			if !slatelab.Eligible(q) {
 				continue
 			}
 			ids, used, ranked, err := p.selectSlate(q.Text, budget)
 			if err != nil {
 				p.Close()
-				return slate.Metrics{}, fmt.Errorf("%s: %q: %w", c.ID, q.Text, err)
+				return slatelab.Metrics{}, fmt.Errorf("%s: %q: %w", c.ID, q.Text, err)
 			}
 			pool := map[string]bool{}
 			for _, id := range ranked {
 				pool[id] = true
 			}
-			tally.Add(slate.Outcome{Kappa: c.Sessions(q), Evidence: q.Evidence, Slate: ids, Pool: pool, Tokens: used})
+			tally.Add(slatelab.Outcome{Kappa: c.Sessions(q), Evidence: q.Evidence, Slate: ids, Pool: pool, Tokens: used})
 		}
 		p.Close()
 	}

@@ -14,6 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/recmem/recmem/pkg/intent"
 )
 
 // Version is the current format version; Decode refuses newer ones.
@@ -45,6 +47,10 @@ type Catalog struct {
 	CoOc      [][]Neighbor // top co-occurrence neighbours, by weight
 	Weights   map[string]float64
 	Scales    map[string]float64 // feature standardization (1/std) used with Weights
+	// Intent is the domain's table for the instruction interpreter
+	// (aliases, filler words, title facets); nil when the catalog ships
+	// none (the JSON form's "intent").
+	Intent *intent.Table
 
 	index map[string]int
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/recmem/recmem/pkg/intent"
 )
 
 // Format names the JSON form of a catalog.
@@ -20,6 +22,9 @@ type JSON struct {
 	SeqDim    int                    `json:"seq_dim,omitempty"`
 	Items     []JSONItem             `json:"items"`
 	Weights   map[string]JSONFeature `json:"weights,omitempty"`
+	// Intent is the instruction interpreter's table for this domain
+	// (pkg/intent.Table): aliases, filler words, title facets.
+	Intent *intent.Table `json:"intent,omitempty"`
 }
 
 // JSONItem is one item of the JSON form.
@@ -63,8 +68,13 @@ func DecodeJSON(b []byte) (*Catalog, error) {
 	case j.Version < 1 || j.Version > Version:
 		return nil, fmt.Errorf("%w: version %d, this module reads 1 to %d", ErrFormat, j.Version, Version)
 	}
+	if j.Intent != nil {
+		if err := j.Intent.Check(); err != nil {
+			return nil, fmt.Errorf("%w: intent: %w", ErrFormat, err)
+		}
+	}
 	c := &Catalog{Dataset: j.Dataset, MetaNames: j.MetaNames, Dim: j.Dim, SeqDim: j.SeqDim,
-		Weights: map[string]float64{}, Scales: map[string]float64{}}
+		Weights: map[string]float64{}, Scales: map[string]float64{}, Intent: j.Intent}
 	ids := make(map[string]int, len(j.Items))
 	for i, it := range j.Items {
 		ids[it.ID] = i

@@ -32,6 +32,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/recmem/recmem/pkg/engine"
 	"github.com/recmem/recmem/pkg/llm"
 )
 
@@ -171,12 +172,6 @@ func Load(dir string) ([]Case, error) {
 	return all, nil
 }
 
-// Caller runs one export on one engine instance: a native engine, a plugin
-// instance in the Go host, or anything else that speaks the same exports.
-type Caller interface {
-	Call(export string, input []byte) ([]byte, error)
-}
-
 // Result is what one case produced on one host.
 type Result struct {
 	Output []byte // the export's output, or nil on error
@@ -186,7 +181,7 @@ type Result struct {
 
 // Run executes c on a fresh caller: imports the state, runs the setup steps and
 // the call under test. Errors in state import or setup are returned as err.
-func Run(c Case, call Caller) (Result, error) {
+func Run(c Case, call engine.Caller) (Result, error) {
 	if len(c.State) > 0 && string(c.State) != "null" {
 		if _, err := call.Call("import_state", c.State); err != nil {
 			return Result{}, fmt.Errorf("import state: %w", err)

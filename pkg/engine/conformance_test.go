@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/recmem/recmem/pkg/conformance"
+	"github.com/recmem/recmem/pkg/engine"
 )
 
 var update = flag.Bool("update", false, "rewrite want and want_state of testdata/conformance from native outputs")
@@ -30,7 +31,7 @@ func TestConformance(t *testing.T) {
 	results := map[string]conformance.Result{}
 	for _, c := range cases {
 		t.Run(c.ID(), func(t *testing.T) {
-			e := New()
+			e := engine.New()
 			if c.LLM != nil {
 				if err := e.SetLLM(c.LLM, c.LLM.Steps); err != nil {
 					t.Fatal(err)

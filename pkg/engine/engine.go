@@ -8,10 +8,8 @@
 package engine
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/recmem/recmem/pkg/llm"
 )
@@ -19,32 +17,6 @@ import (
 // MaxInputBytes bounds the JSON input of one call (16 MiB). Larger inputs are
 // refused before any decoding work is done.
 const MaxInputBytes = 16 << 20
-
-// Handler runs one export against the engine's state. It returns a value that is
-// encoded as the export's JSON output, or an error. A handler that returns an
-// error must leave the state untouched.
-type Handler func(e *Engine, input []byte) (any, error)
-
-// registry maps export names to handlers. It is filled by init functions of this
-// package and never changed afterwards.
-var registry = map[string]Handler{}
-
-func register(name string, h Handler) {
-	if _, dup := registry[name]; dup {
-		panic("engine: export registered twice: " + name)
-	}
-	registry[name] = h
-}
-
-// Exports lists the export names in sorted order.
-func Exports() []string {
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
 
 // Engine holds one user's state. It keeps nothing that export_state does not
 // return. An Engine is not safe for concurrent use; hosts run one per goroutine.
@@ -61,31 +33,30 @@ func New() *Engine {
 	return &Engine{doc: NewDocument()}
 }
 
-// ErrUnknownExport is returned by Call for a name that no handler serves.
+// ErrUnknownExport is returned by Call for a name that no export has.
 var ErrUnknownExport = errors.New("engine: unknown export")
 
 // Call runs the named export on input and returns its JSON output. Errors are
 // prefixed with the export name, so a host can show them as they are.
 func (e *Engine) Call(name string, input []byte) ([]byte, error) {
-	h, ok := registry[name]
+	x, ok := byName[name]
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownExport, name)
 	}
+	return e.Run(x, input)
+}
+
+// Run runs export x on input: Call without the lookup, for hosts that hold
+// the descriptor (the plugin's generated glue).
+func (e *Engine) Run(x *Export, input []byte) ([]byte, error) {
 	if len(input) > MaxInputBytes {
-		return nil, fmt.Errorf("%s: input is %d bytes, more than the limit of %d", name, len(input), MaxInputBytes)
+		return nil, fmt.Errorf("%s: input is %d bytes, more than the limit of %d", x.Name, len(input), MaxInputBytes)
 	}
-	out, err := h(e, input)
+	out, err := x.run(e, input)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", x.Name, err)
 	}
-	if raw, ok := out.(rawJSON); ok {
-		return raw, nil
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return nil, fmt.Errorf("%s: encoding output: %w", name, err)
-	}
-	return b, nil
+	return out, nil
 }
 
 // rawJSON is a handler's output already encoded, byte for byte as
@@ -93,12 +64,21 @@ func (e *Engine) Call(name string, input []byte) ([]byte, error) {
 // with pkg/jsonenc: reflection costs 10-20x more inside WebAssembly).
 type rawJSON []byte
 
+// AppendJSON appends r.
+func (r rawJSON) AppendJSON(b []byte) ([]byte, error) { return append(b, r...), nil }
+
 // Document returns the engine's current state document. The caller must not
 // change it.
 func (e *Engine) Document() *Document { return e.doc }
 
-func init() {
-	register("exports", func(e *Engine, _ []byte) (any, error) {
-		return map[string]any{"exports": Exports(), "schema": SchemaName, "schema_version": SchemaVersion}, nil
-	})
+// ExportsOutput is the output of exports: the export names, sorted, and the
+// state document format this module writes.
+type ExportsOutput struct {
+	Exports       []string `json:"exports"`
+	Schema        string   `json:"schema"`
+	SchemaVersion int      `json:"schema_version"`
+}
+
+func exportsExport(e *Engine, _ []byte) (ExportsOutput, error) {
+	return ExportsOutput{names, SchemaName, SchemaVersion}, nil
 }

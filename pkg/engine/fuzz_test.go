@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/recmem/recmem/pkg/conformance"
+	"github.com/recmem/recmem/pkg/engine"
 )
 
 // fuzzSetup gives the fuzzed engine some state to lose: three purchases, one
@@ -59,11 +60,11 @@ func addSeeds(f *testing.F, names []string) {
 // panic; when it fails, the exported state must be byte-identical to before;
 // when it succeeds, its output must be valid JSON.
 func FuzzExports(f *testing.F) {
-	names := Exports()
+	names := engine.Names()
 	addSeeds(f, names)
 	f.Fuzz(func(t *testing.T, which byte, input []byte) {
 		name := names[int(which)%len(names)]
-		e := New()
+		e := engine.New()
 		for _, s := range fuzzSetup {
 			if _, err := e.Call(s.export, []byte(s.input)); err != nil {
 				t.Fatalf("setup %s: %v", s.export, err)
@@ -93,7 +94,7 @@ func FuzzExports(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e2 := New()
+		e2 := engine.New()
 		if _, err := e2.Call("import_state", st); err != nil {
 			t.Fatalf("after %s the state does not import: %v", name, err)
 		}

@@ -29,13 +29,6 @@ import (
 //	             profile, journal (newest last)}
 //
 // now defaults to the memory's clock and may not be earlier than it.
-func init() {
-	register("record", recordExport)
-	register("maintain", maintainExport)
-	register("plan", planExport)
-	register("apply_ops", applyOpsExport)
-	register("get_memory", getMemoryExport)
-}
 
 // Limits per call: a whole history can be recorded at once (retrospective
 // mode), but not an unbounded one.
@@ -57,26 +50,41 @@ type signalInput struct {
 	Time   *int64                     `json:"time"`
 }
 
-func recordExport(e *Engine, input []byte) (any, error) {
+// RecordInput is the input of record: signals, and the scheduler that
+// maintains after them ("none", "fixed" (the default) or "planner").
+type RecordInput struct {
+	Signals  []memory.Signal `json:"signals"`
+	Maintain string          `json:"maintain,omitempty"`
+}
+
+// RecordOutput is what record did: events added and evicted, the entries of
+// any maintenance, the memory's summary, and the outcomes of LLM steps.
+type RecordOutput struct {
+	memory.RecordResult
+	Summary memory.Summary `json:"summary"`
+	LLM     []llm.Outcome  `json:"llm,omitempty"`
+}
+
+func recordExport(e *Engine, input []byte) (RecordOutput, error) {
 	var in struct {
 		Signals  []json.RawMessage `json:"signals"`
 		Maintain string            `json:"maintain"`
 	}
 	if err := decodeStrict(input, &in); err != nil {
-		return nil, err
+		return RecordOutput{}, err
 	}
 	if len(in.Signals) == 0 {
-		return nil, errors.New("input.signals: at least one signal is required")
+		return RecordOutput{}, errors.New("input.signals: at least one signal is required")
 	}
 	if len(in.Signals) > MaxSignals {
-		return nil, fmt.Errorf("input.signals: %d signals, more than the limit of %d per call", len(in.Signals), MaxSignals)
+		return RecordOutput{}, fmt.Errorf("input.signals: %d signals, more than the limit of %d per call", len(in.Signals), MaxSignals)
 	}
 	var log llm.Log
 	var p memory.Planner
 	if in.Maintain != "none" {
 		var err error
 		if p, err = e.scheduler(in.Maintain, &log); err != nil {
-			return nil, fmt.Errorf("input.maintain: unknown value %q (want none, fixed or planner)", in.Maintain)
+			return RecordOutput{}, fmt.Errorf("input.maintain: unknown value %q (want none, fixed or planner)", in.Maintain)
 		}
 	}
 	signals := make([]memory.Signal, len(in.Signals))
@@ -84,26 +92,22 @@ func recordExport(e *Engine, input []byte) (any, error) {
 		path := fmt.Sprintf("input.signals[%d]", i)
 		var s signalInput
 		if err := decodeElem(raw, path, &s); err != nil {
-			return nil, err
+			return RecordOutput{}, err
 		}
 		if s.Time == nil {
-			return nil, fmt.Errorf("%s.time: required", path)
+			return RecordOutput{}, fmt.Errorf("%s.time: required", path)
 		}
 		meta, err := decodeMeta(s.Meta, path+".meta")
 		if err != nil {
-			return nil, err
+			return RecordOutput{}, err
 		}
 		signals[i] = memory.Signal{User: s.User, Item: s.Item, Action: s.Action, Rating: s.Rating, Meta: meta, Time: *s.Time}
 	}
 	res, err := e.doc.Memory.Record(signals, p, e.policy(&log))
 	if err != nil {
-		return nil, fmt.Errorf("input.%w", err)
+		return RecordOutput{}, fmt.Errorf("input.%w", err)
 	}
-	return struct {
-		memory.RecordResult
-		Summary any           `json:"summary"`
-		LLM     []llm.Outcome `json:"llm,omitempty"`
-	}{res, e.doc.Memory.Summary(), log.Outcomes}, nil
+	return RecordOutput{res, e.doc.Memory.Summary(), log.Outcomes}, nil
 }
 
 // decodeMeta turns item metadata, each field a string or an array of
@@ -134,15 +138,30 @@ func decodeMeta(in map[string]json.RawMessage, path string) (map[string][]string
 	return out, nil
 }
 
-type maintainInput struct {
-	Now       *int64 `json:"now"`
-	Scheduler string `json:"scheduler"`
-	Force     bool   `json:"force"`
+// MaintainInput is the input of maintain and plan: the time (default the
+// memory's clock), the scheduler ("fixed", the default, or "planner") and
+// whether to maintain even when the scheduler would wait.
+type MaintainInput struct {
+	Now       *int64 `json:"now,omitempty"`
+	Scheduler string `json:"scheduler,omitempty"`
+	Force     bool   `json:"force,omitempty"`
 }
+
+// MaintainOutput is a maintenance decision, the entries it applied, the
+// memory's summary and the outcomes of LLM steps.
+type MaintainOutput struct {
+	memory.Maintenance
+	Summary memory.Summary `json:"summary"`
+	LLM     []llm.Outcome  `json:"llm,omitempty"`
+}
+
+// PlanOutput is the decision maintain would take, with the ops it would
+// apply.
+type PlanOutput = memory.Decision
 
 // decodeMaintain reads the input of maintain and plan.
 func decodeMaintain(e *Engine, input []byte, log *llm.Log) (int64, memory.Planner, bool, error) {
-	var in maintainInput
+	var in MaintainInput
 	if err := decodeStrict(input, &in); err != nil {
 		return 0, nil, false, err
 	}
@@ -154,86 +173,99 @@ func decodeMaintain(e *Engine, input []byte, log *llm.Log) (int64, memory.Planne
 	return now, p, in.Force, err
 }
 
-func maintainExport(e *Engine, input []byte) (any, error) {
+func maintainExport(e *Engine, input []byte) (MaintainOutput, error) {
 	var log llm.Log
 	now, p, force, err := decodeMaintain(e, input, &log)
 	if err != nil {
-		return nil, err
+		return MaintainOutput{}, err
 	}
 	m, err := e.doc.Memory.Maintain(now, p, force, e.policy(&log))
 	if err != nil {
-		return nil, fmt.Errorf("input.%w", err)
+		return MaintainOutput{}, fmt.Errorf("input.%w", err)
 	}
-	return struct {
-		memory.Maintenance
-		Summary any           `json:"summary"`
-		LLM     []llm.Outcome `json:"llm,omitempty"`
-	}{m, e.doc.Memory.Summary(), log.Outcomes}, nil
+	return MaintainOutput{m, e.doc.Memory.Summary(), log.Outcomes}, nil
 }
 
-func planExport(e *Engine, input []byte) (any, error) {
+func planExport(e *Engine, input []byte) (PlanOutput, error) {
 	var log llm.Log
 	now, p, force, err := decodeMaintain(e, input, &log)
 	if err != nil {
-		return nil, err
+		return PlanOutput{}, err
 	}
 	d, err := e.doc.Memory.Plan(now, p, force, e.policy(&log))
 	if err != nil {
-		return nil, fmt.Errorf("input.%w", err)
+		return PlanOutput{}, fmt.Errorf("input.%w", err)
 	}
 	return d, nil
 }
 
-func applyOpsExport(e *Engine, input []byte) (any, error) {
+// ApplyOpsInput is the input of apply_ops: the ops, who asked for them
+// ("user", the default, "planner" or "llm") and the time (default the
+// memory's clock).
+type ApplyOpsInput struct {
+	Ops     []memory.Op `json:"ops"`
+	Trigger string      `json:"trigger,omitempty"`
+	Now     *int64      `json:"now,omitempty"`
+}
+
+// ApplyOpsOutput lists the journal entries a batch of ops wrote, with the
+// memory's summary and the outcomes of LLM steps.
+type ApplyOpsOutput struct {
+	LLM     []llm.Outcome  `json:"llm,omitempty"`
+	Ops     []memory.Entry `json:"ops"`
+	Summary memory.Summary `json:"summary"`
+}
+
+func applyOpsExport(e *Engine, input []byte) (ApplyOpsOutput, error) {
 	var in struct {
 		Now     *int64            `json:"now"`
 		Ops     []json.RawMessage `json:"ops"`
 		Trigger string            `json:"trigger"`
 	}
 	if err := decodeStrict(input, &in); err != nil {
-		return nil, err
+		return ApplyOpsOutput{}, err
 	}
 	trigger := cmp.Or(in.Trigger, "user")
 	if !slices.Contains([]string{"user", "planner", "llm"}, trigger) {
-		return nil, fmt.Errorf("input.trigger: unknown trigger %q (want user, planner or llm)", in.Trigger)
+		return ApplyOpsOutput{}, fmt.Errorf("input.trigger: unknown trigger %q (want user, planner or llm)", in.Trigger)
 	}
 	if len(in.Ops) == 0 {
-		return nil, errors.New("input.ops: at least one op is required")
+		return ApplyOpsOutput{}, errors.New("input.ops: at least one op is required")
 	}
 	if len(in.Ops) > MaxOps {
-		return nil, fmt.Errorf("input.ops: %d ops, more than the limit of %d per call", len(in.Ops), MaxOps)
+		return ApplyOpsOutput{}, fmt.Errorf("input.ops: %d ops, more than the limit of %d per call", len(in.Ops), MaxOps)
 	}
 	ops := make([]memory.Op, len(in.Ops))
 	for i, raw := range in.Ops {
 		if err := decodeElem(raw, fmt.Sprintf("input.ops[%d]", i), &ops[i]); err != nil {
-			return nil, err
+			return ApplyOpsOutput{}, err
 		}
 	}
 	now, err := nowOf(e, in.Now)
 	if err != nil {
-		return nil, err
+		return ApplyOpsOutput{}, err
 	}
 	var log llm.Log
 	entries, err := e.doc.Memory.Apply(now, trigger, ops, e.policy(&log))
 	if err != nil {
-		return nil, fmt.Errorf("input.%w", err)
+		return ApplyOpsOutput{}, fmt.Errorf("input.%w", err)
 	}
-	out := map[string]any{"ops": entries, "summary": e.doc.Memory.Summary()}
-	if len(log.Outcomes) > 0 {
-		out["llm"] = log.Outcomes
-	}
-	return out, nil
+	return ApplyOpsOutput{log.Outcomes, entries, e.doc.Memory.Summary()}, nil
 }
 
-func getMemoryExport(e *Engine, input []byte) (any, error) {
-	var in struct {
-		JournalLimit int `json:"journal_limit"`
-	}
+// GetMemoryInput is the input of get_memory: how many of the newest journal
+// entries to return (0: all).
+type GetMemoryInput struct {
+	JournalLimit int `json:"journal_limit,omitempty"`
+}
+
+func getMemoryExport(e *Engine, input []byte) (MemoryView, error) {
+	var in GetMemoryInput
 	if err := decodeStrict(input, &in); err != nil {
-		return nil, err
+		return MemoryView{}, err
 	}
 	if in.JournalLimit < 0 {
-		return nil, fmt.Errorf("input.journal_limit: must not be negative, got %d", in.JournalLimit)
+		return MemoryView{}, fmt.Errorf("input.journal_limit: must not be negative, got %d", in.JournalLimit)
 	}
 	m := e.doc.Memory
 	journal := m.Journal

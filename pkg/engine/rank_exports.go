@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/recmem/recmem/pkg/catalog"
+	"github.com/recmem/recmem/pkg/intent"
 	"github.com/recmem/recmem/pkg/jsonenc"
 	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/memory"
@@ -28,16 +30,20 @@ const (
 	maxInstructionLen = 4000
 )
 
-// rankInput is the input of rank.
-type rankInput struct {
-	Candidates  []rankCandidate `json:"candidates"`
-	Instruction string          `json:"instruction,omitempty"`
-	K           int             `json:"k,omitempty"`
+// RankInput is the input of rank: candidate items (ids, or {id, meta} for
+// items the catalog does not know), an instruction, and how many to keep
+// (0: all).
+type RankInput struct {
+	Candidates []RankCandidate `json:"candidates"`
+	// Instruction is nil when the input has none: the output then has no
+	// "understood", "kept" or "relaxed" keys.
+	Instruction *string `json:"instruction,omitempty"`
+	K           int     `json:"k,omitempty"`
 }
 
-// rankCandidate is an item id, or {id, meta} where meta maps a field to a
+// RankCandidate is an item id, or {id, meta} where meta maps a field to a
 // string or a list of strings (used when the catalog does not know the item).
-type rankCandidate struct {
+type RankCandidate struct {
 	ID   string
 	Meta map[string][]string
 }
@@ -61,7 +67,18 @@ func plainString(t []byte) (string, bool) {
 	return string(in), true
 }
 
-func (c *rankCandidate) UnmarshalJSON(b []byte) error {
+// MarshalJSON writes the id alone when there is no metadata, else {id, meta}.
+func (c RankCandidate) MarshalJSON() ([]byte, error) {
+	if c.Meta == nil {
+		return json.Marshal(c.ID)
+	}
+	return json.Marshal(struct {
+		ID   string              `json:"id"`
+		Meta map[string][]string `json:"meta"`
+	}{c.ID, c.Meta})
+}
+
+func (c *RankCandidate) UnmarshalJSON(b []byte) error {
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '"' {
 		if id, ok := plainString(t); ok {
 			c.ID = id
@@ -123,90 +140,148 @@ func userOf(m *memory.State) string {
 // ErrNoCatalog is returned by rank before load_catalog succeeded.
 var ErrNoCatalog = errors.New("no catalog loaded (call load_catalog first)")
 
-func init() {
-	register("load_catalog", func(e *Engine, input []byte) (any, error) {
-		cat, err := catalog.Parse(input)
-		if err != nil {
-			return nil, fmt.Errorf("input: %w", err)
-		}
-		e.rec = &recAsset{cat: cat, ranker: rank.New(cat)}
-		return map[string]any{"ok": true, "dataset": cat.Dataset, "items": cat.Len(), "dim": cat.Dim,
-			"meta": cat.MetaNames, "format_version": catalog.Version}, nil
-	})
-	register("rank", func(e *Engine, input []byte) (any, error) {
-		var in rankInput
-		if err := decodeStrict(input, &in); err != nil {
-			return nil, err
-		}
-		if e.rec == nil {
-			return nil, ErrNoCatalog
-		}
-		switch {
-		case len(in.Candidates) == 0:
-			return nil, errors.New("input.candidates: at least one candidate is required")
-		case len(in.Candidates) > maxCandidates:
-			return nil, fmt.Errorf("input.candidates: %d candidates, more than the limit of %d", len(in.Candidates), maxCandidates)
-		case in.K < 0:
-			return nil, fmt.Errorf("input.k: must be at least 0, got %d", in.K)
-		case len(in.Instruction) > maxInstructionLen:
-			return nil, fmt.Errorf("input.instruction: %d bytes, more than the limit of %d", len(in.Instruction), maxInstructionLen)
-		}
-		req := rank.Request{Instruction: in.Instruction, K: in.K}
-		seen := map[string]bool{}
-		for i, c := range in.Candidates {
-			switch {
-			case c.ID == "":
-				return nil, fmt.Errorf("input.candidates[%d]: empty item id", i)
-			case seen[c.ID]:
-				return nil, fmt.Errorf("input.candidates[%d]: duplicate item %q", i, c.ID)
-			}
-			seen[c.ID] = true
-			req.Candidates = append(req.Candidates, rank.Candidate{ID: c.ID, Text: rank.MetaText(c.Meta)})
-		}
-		u := rank.FromMemory(e.doc.Memory)
-		var scorer rank.Scorer = e.rec.ranker
-		name := "linear"
-		var log llm.Log
-		if e.llmOn(llm.PurposeRank) {
-			texts := map[string]string{}
-			for _, c := range req.Candidates {
-				texts[c.ID] = c.Text
-			}
-			scorer = llm.Ranker{C: e.llm, Fallback: e.rec.ranker, User: userOf(e.doc.Memory), Log: &log,
-				Describe: func(id string) string { return e.rec.describe(id, texts[id]) }}
-			name = "llm over linear"
-		}
-		ranked, err := scorer.Rank(u, req)
-		if err != nil {
-			return nil, fmt.Errorf("input.%w", err)
-		}
-		return encodeRanking(ranked, name, e.rec.ranker.Weights(), u, log.Outcomes)
-	})
+// LoadCatalogOutput describes the catalog load_catalog loaded.
+type LoadCatalogOutput struct {
+	Dataset       string   `json:"dataset"`
+	Dim           int      `json:"dim"`
+	FormatVersion int      `json:"format_version"`
+	Items         int      `json:"items"`
+	Meta          []string `json:"meta"`
+	OK            bool     `json:"ok"`
 }
 
-// encodeRanking writes rank's output: the object
-// {"context", "llm" (when the LLM was asked), "llm_calls", "ranker",
-// "ranking", "weights"} with its keys in the order json.Marshal gives a map,
-// each value as json.Marshal encodes it. O(size of the output).
-func encodeRanking(ranked []rank.Ranked, ranker string, weights map[string]float64, u rank.User, outcomes []llm.Outcome) (rawJSON, error) {
-	b := make([]byte, 0, 512+256*len(ranked))
+func loadCatalogExport(e *Engine, input []byte) (LoadCatalogOutput, error) {
+	cat, err := catalog.Parse(input)
+	if err != nil {
+		return LoadCatalogOutput{}, fmt.Errorf("input: %w", err)
+	}
+	e.rec = &recAsset{cat: cat, ranker: rank.New(cat)}
+	return LoadCatalogOutput{Dataset: cat.Dataset, Dim: cat.Dim, FormatVersion: catalog.Version, Items: cat.Len(),
+		Meta: cat.MetaNames, OK: true}, nil
+}
+
+// RankOutput is rank's output: the ranking, best first, each item with its
+// score and explanation; the ranker and its effective weights; how much of
+// the memory the ranking read (context); and the LLM's outcomes when π_rank
+// was asked.
+//
+// With an instruction it also has kept (the candidates that met its hard
+// constraints), relaxed (the constraints dropped because none did; empty
+// when none was), understood (the parsed intent) and each item's meets.
+type RankOutput struct {
+	Context    RankContext        `json:"context"`
+	Kept       *int               `json:"kept,omitempty"`
+	LLM        []llm.Outcome      `json:"llm,omitempty"`
+	LLMCalls   int                `json:"llm_calls"`
+	Ranker     string             `json:"ranker"`
+	Ranking    []rank.Ranked      `json:"ranking"`
+	Relaxed    *[]intent.Relaxed  `json:"relaxed,omitempty"`
+	Understood *intent.Intent     `json:"understood,omitempty"`
+	Weights    map[string]float64 `json:"weights"`
+}
+
+// RankContext is how much of the user's memory a ranking read.
+type RankContext struct {
+	Chunks  int  `json:"chunks"`
+	Events  int  `json:"events"`
+	Profile bool `json:"profile"`
+}
+
+func rankExport(e *Engine, input []byte) (RankOutput, error) {
+	var in RankInput
+	if err := decodeStrict(input, &in); err != nil {
+		return RankOutput{}, err
+	}
+	if e.rec == nil {
+		return RankOutput{}, ErrNoCatalog
+	}
+	switch {
+	case len(in.Candidates) == 0:
+		return RankOutput{}, errors.New("input.candidates: at least one candidate is required")
+	case len(in.Candidates) > maxCandidates:
+		return RankOutput{}, fmt.Errorf("input.candidates: %d candidates, more than the limit of %d", len(in.Candidates), maxCandidates)
+	case in.K < 0:
+		return RankOutput{}, fmt.Errorf("input.k: must be at least 0, got %d", in.K)
+	case in.Instruction != nil && len(*in.Instruction) > maxInstructionLen:
+		return RankOutput{}, fmt.Errorf("input.instruction: %d bytes, more than the limit of %d", len(*in.Instruction), maxInstructionLen)
+	}
+	req := rank.Request{K: in.K}
+	if in.Instruction != nil {
+		req.Instruction = *in.Instruction
+	}
+	seen := map[string]bool{}
+	for i, c := range in.Candidates {
+		switch {
+		case c.ID == "":
+			return RankOutput{}, fmt.Errorf("input.candidates[%d]: empty item id", i)
+		case seen[c.ID]:
+			return RankOutput{}, fmt.Errorf("input.candidates[%d]: duplicate item %q", i, c.ID)
+		}
+		seen[c.ID] = true
+		req.Candidates = append(req.Candidates, rank.Candidate{ID: c.ID, Text: rank.MetaText(c.Meta), Meta: c.Meta})
+	}
+	// An instruction is understood (pkg/intent) and its hard parts filter
+	// the candidates before any scorer sees them.
+	out := RankOutput{}
+	if in.Instruction != nil {
+		und := e.rec.ranker.Understand(req)
+		req = und.Constrained(req)
+		relaxed := und.Relaxed
+		if relaxed == nil {
+			relaxed = []intent.Relaxed{}
+		}
+		out.Kept, out.Relaxed, out.Understood = &und.Kept, &relaxed, &und.Intent
+	}
+	u := rank.FromMemory(e.doc.Memory)
+	var scorer rank.Scorer = e.rec.ranker
+	name := "linear"
+	var log llm.Log
+	if e.llmOn(llm.PurposeRank) {
+		texts := map[string]string{}
+		for _, c := range req.Candidates {
+			texts[c.ID] = c.Text
+		}
+		scorer = llm.Ranker{C: e.llm, Fallback: e.rec.ranker, User: userOf(e.doc.Memory), Log: &log,
+			Describe: func(id string) string { return e.rec.describe(id, texts[id]) }}
+		name = "llm over linear"
+	}
+	ranked, err := scorer.Rank(u, req)
+	if err != nil {
+		return RankOutput{}, fmt.Errorf("input.%w", err)
+	}
+	// Enforced again after the scorer: an LLM's permutation cannot bring
+	// back an item the instruction excludes.
+	ranked = e.rec.ranker.Enforce(ranked, req)
+	out.Context = RankContext{len(u.Chunks), len(u.Events), u.Profile != ""}
+	out.LLM, out.LLMCalls, out.Ranker, out.Ranking, out.Weights = log.Outcomes, len(log.Outcomes), name, ranked, e.rec.ranker.Weights()
+	return out, nil
+}
+
+// AppendJSON appends rank's output to b, byte for byte as json.Marshal
+// encodes it, without reflection (which costs 10-20x more inside
+// WebAssembly). O(size of the output).
+func (o *RankOutput) AppendJSON(b []byte) ([]byte, error) {
+	ranked, ranker, weights, outcomes := o.Ranking, o.Ranker, o.Weights, o.LLM
+	b = slices.Grow(b, 512+256*len(ranked))
 	b = append(b, `{"context":{"chunks":`...)
-	b = jsonenc.AppendInt(b, len(u.Chunks))
+	b = jsonenc.AppendInt(b, o.Context.Chunks)
 	b = append(b, `,"events":`...)
-	b = jsonenc.AppendInt(b, len(u.Events))
+	b = jsonenc.AppendInt(b, o.Context.Events)
 	b = append(b, `,"profile":`...)
-	b = jsonenc.AppendBool(b, u.Profile != "")
+	b = jsonenc.AppendBool(b, o.Context.Profile)
 	b = append(b, '}')
+	if o.Kept != nil {
+		b = append(b, `,"kept":`...)
+		b = jsonenc.AppendInt(b, *o.Kept)
+	}
 	if len(outcomes) > 0 {
-		o, err := json.Marshal(outcomes)
-		if err != nil {
+		var err error
+		if b, err = appendMarshal(b, `,"llm":`, outcomes); err != nil {
 			return nil, err
 		}
-		b = append(b, `,"llm":`...)
-		b = append(b, o...)
 	}
 	b = append(b, `,"llm_calls":`...)
-	b = jsonenc.AppendInt(b, len(outcomes))
+	b = jsonenc.AppendInt(b, o.LLMCalls)
 	b = append(b, `,"ranker":`...)
 	b = jsonenc.AppendString(b, ranker)
 	b = append(b, `,"ranking":[`...)
@@ -227,13 +302,44 @@ func encodeRanking(ranked []rank.Ranked, ranker string, weights map[string]float
 		if b, err = appendExplanation(b, &r.Explanation); err != nil {
 			return nil, err
 		}
+		if len(r.Meets) > 0 { // omitempty, as rank.Ranked declares it
+			b = append(b, `,"meets":[`...)
+			for k, m := range r.Meets {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = jsonenc.AppendString(b, m)
+			}
+			b = append(b, ']')
+		}
 		b = append(b, '}')
 	}
-	b = append(b, `],"weights":`...)
+	b = append(b, ']')
+	if o.Relaxed != nil {
+		if b, err = appendMarshal(b, `,"relaxed":`, *o.Relaxed); err != nil {
+			return nil, err
+		}
+	}
+	if o.Understood != nil {
+		if b, err = appendMarshal(b, `,"understood":`, o.Understood); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"weights":`...)
 	if b, err = jsonenc.AppendFloatMap(b, weights); err != nil {
 		return nil, err
 	}
 	return append(b, '}'), nil
+}
+
+// appendMarshal appends key and v as json.Marshal encodes it (for the rare,
+// small parts of an output).
+func appendMarshal(b []byte, key string, v any) ([]byte, error) {
+	enc, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(b, key...), enc...), nil
 }
 
 // appendExplanation writes an explanation tree as json.Marshal does

@@ -25,6 +25,7 @@ const (
 	MaxBudget = 1_000_000
 )
 
+// slateCounts is the agent memory's size after a change.
 type slateCounts struct {
 	Units    int `json:"units"`
 	Sessions int `json:"sessions"`
@@ -39,86 +40,105 @@ func (e *Engine) units() *slate.Store {
 
 func counts(s *slate.Store) slateCounts { return slateCounts{Units: s.Len(), Sessions: s.Sessions()} }
 
-func init() {
-	register("add_units", func(e *Engine, input []byte) (any, error) {
-		var in struct {
-			Units []slate.Unit `json:"units"`
-		}
-		if units, ok := decodeUnitsFast(input); ok {
-			in.Units = units
-		} else if err := decodeStrict(input, &in); err != nil {
-			return nil, err
-		}
-		if len(in.Units) == 0 {
-			return nil, errors.New("input.units: missing or empty")
-		}
-		s := e.units()
-		if n := s.Len() + len(in.Units); n > MaxUnits {
-			return nil, fmt.Errorf("input.units: the store would hold %d units, more than the limit of %d", n, MaxUnits)
-		}
-		if err := s.Add(in.Units); err != nil {
-			return nil, fmt.Errorf("input.%w", err)
-		}
-		e.doc.Units = s
-		return struct {
-			Added int `json:"added"`
-			slateCounts
-		}{len(in.Units), counts(s)}, nil
-	})
-	register("delete_units", func(e *Engine, input []byte) (any, error) {
-		var in struct {
-			IDs []string `json:"ids"`
-		}
-		if err := decodeStrict(input, &in); err != nil {
-			return nil, err
-		}
-		if len(in.IDs) == 0 {
-			return nil, errors.New("input.ids: missing or empty")
-		}
-		s := e.units()
-		if err := s.Delete(in.IDs); err != nil {
-			return nil, fmt.Errorf("input.%w", err)
-		}
-		return struct {
-			Deleted int `json:"deleted"`
-			slateCounts
-		}{len(in.IDs), counts(s)}, nil
-	})
-	register("purge", func(e *Engine, input []byte) (any, error) {
-		var in struct {
-			Session string `json:"session"`
-			User    string `json:"user"`
-		}
-		if err := decodeStrict(input, &in); err != nil {
-			return nil, err
-		}
-		if in.Session == "" && in.User == "" {
-			return nil, errors.New("input: give session, user or both")
-		}
-		s := e.units()
-		n := s.Purge(in.Session, in.User)
-		return struct {
-			Purged int `json:"purged"`
-			slateCounts
-		}{n, counts(s)}, nil
-	})
-	register("select_slate", func(e *Engine, input []byte) (any, error) {
-		var req slate.Request
-		if err := decodeStrict(input, &req); err != nil {
-			return nil, err
-		}
-		if err := req.Validate(); err != nil {
-			return nil, fmt.Errorf("input.%w", err)
-		}
-		if req.Budget > MaxBudget {
-			return nil, fmt.Errorf("input.budget: %d tokens, more than the limit of %d", req.Budget, MaxBudget)
-		}
-		res, err := e.units().Select(req)
-		if err != nil {
-			return nil, err
-		}
-		// About 2 KB per explained unit (LoCoMo at B=2000: 98 KB for 47).
-		b, err := res.AppendJSON(make([]byte, 0, 512+2304*len(res.Units)))
-		return rawJSON(b), err
-	})
+// AddUnitsInput is the input of add_units.
+type AddUnitsInput struct {
+	Units []slate.Unit `json:"units"`
+}
+
+// AddUnitsOutput counts the units added and the store's size after.
+type AddUnitsOutput struct {
+	Added int `json:"added"`
+	slateCounts
+}
+
+// DeleteUnitsInput is the input of delete_units.
+type DeleteUnitsInput struct {
+	IDs []string `json:"ids"`
+}
+
+// DeleteUnitsOutput counts the units deleted and the store's size after.
+type DeleteUnitsOutput struct {
+	Deleted int `json:"deleted"`
+	slateCounts
+}
+
+// PurgeInput is the input of purge: a session, a user or both.
+type PurgeInput struct {
+	Session string `json:"session,omitempty"`
+	User    string `json:"user,omitempty"`
+}
+
+// PurgeOutput counts the units purged and the store's size after.
+type PurgeOutput struct {
+	Purged int `json:"purged"`
+	slateCounts
+}
+
+// SelectSlateInput is the input of select_slate (slate.Request).
+type SelectSlateInput = slate.Request
+
+// SelectSlateOutput is the slate select_slate chose (slate.Result).
+type SelectSlateOutput = *slate.Result
+
+func addUnitsExport(e *Engine, input []byte) (AddUnitsOutput, error) {
+	var in AddUnitsInput
+	if units, ok := decodeUnitsFast(input); ok {
+		in.Units = units
+	} else if err := decodeStrict(input, &in); err != nil {
+		return AddUnitsOutput{}, err
+	}
+	if len(in.Units) == 0 {
+		return AddUnitsOutput{}, errors.New("input.units: missing or empty")
+	}
+	s := e.units()
+	if n := s.Len() + len(in.Units); n > MaxUnits {
+		return AddUnitsOutput{}, fmt.Errorf("input.units: the store would hold %d units, more than the limit of %d", n, MaxUnits)
+	}
+	if err := s.Add(in.Units); err != nil {
+		return AddUnitsOutput{}, fmt.Errorf("input.%w", err)
+	}
+	e.doc.Units = s
+	return AddUnitsOutput{len(in.Units), counts(s)}, nil
+}
+
+func deleteUnitsExport(e *Engine, input []byte) (DeleteUnitsOutput, error) {
+	var in DeleteUnitsInput
+	if err := decodeStrict(input, &in); err != nil {
+		return DeleteUnitsOutput{}, err
+	}
+	if len(in.IDs) == 0 {
+		return DeleteUnitsOutput{}, errors.New("input.ids: missing or empty")
+	}
+	s := e.units()
+	if err := s.Delete(in.IDs); err != nil {
+		return DeleteUnitsOutput{}, fmt.Errorf("input.%w", err)
+	}
+	return DeleteUnitsOutput{len(in.IDs), counts(s)}, nil
+}
+
+func purgeExport(e *Engine, input []byte) (PurgeOutput, error) {
+	var in PurgeInput
+	if err := decodeStrict(input, &in); err != nil {
+		return PurgeOutput{}, err
+	}
+	if in.Session == "" && in.User == "" {
+		return PurgeOutput{}, errors.New("input: give session, user or both")
+	}
+	s := e.units()
+	n := s.Purge(in.Session, in.User)
+	return PurgeOutput{n, counts(s)}, nil
+}
+
+func selectSlateExport(e *Engine, input []byte) (SelectSlateOutput, error) {
+	var req SelectSlateInput
+	if err := decodeStrict(input, &req); err != nil {
+		return nil, err
+	}
+	if err := req.Validate(); err != nil {
+		return nil, fmt.Errorf("input.%w", err)
+	}
+	if req.Budget > MaxBudget {
+		return nil, fmt.Errorf("input.budget: %d tokens, more than the limit of %d", req.Budget, MaxBudget)
+	}
+	return e.units().Select(req)
 }

@@ -63,31 +63,56 @@ func (d *Document) Validate() error {
 	return nil
 }
 
-func init() {
-	register("export_state", func(e *Engine, _ []byte) (any, error) {
-		return e.doc.sealed()
-	})
-	register("import_state", func(e *Engine, input []byte) (any, error) {
-		d, err := decodeDocument(input)
-		if err != nil {
-			return nil, err
-		}
-		e.doc = d
-		return map[string]any{"ok": true, "version": d.Version, "summary": d.Memory.Summary()}, nil
-	})
-	register("reset", func(e *Engine, input []byte) (any, error) {
-		var in struct {
-			Config memory.Config `json:"config"`
-		}
-		if err := decodeStrict(input, &in); err != nil {
-			return nil, err
-		}
-		if err := in.Config.Validate(); err != nil {
-			return nil, fmt.Errorf("input.config.%w", err)
-		}
-		d := NewDocument()
-		d.Memory = memory.New(in.Config)
-		e.doc = d
-		return map[string]any{"ok": true, "config": d.Memory.Config}, nil
-	})
+// AppendJSON appends d sealed: its checksum set from its canonical form,
+// encoded exactly as json.Marshal encodes it (export_state's output).
+func (d *Document) AppendJSON(b []byte) ([]byte, error) {
+	out, err := d.sealed()
+	if err != nil {
+		return nil, err
+	}
+	return append(b, out...), nil
+}
+
+func exportStateExport(e *Engine, _ []byte) (*Document, error) { return e.doc, nil }
+
+// ImportStateOutput is what import_state restored.
+type ImportStateOutput struct {
+	OK      bool           `json:"ok"`
+	Summary memory.Summary `json:"summary"`
+	Version int            `json:"version"`
+}
+
+func importStateExport(e *Engine, input []byte) (ImportStateOutput, error) {
+	d, err := decodeDocument(input)
+	if err != nil {
+		return ImportStateOutput{}, err
+	}
+	e.doc = d
+	return ImportStateOutput{true, d.Memory.Summary(), d.Version}, nil
+}
+
+// ResetInput is the input of reset: the memory's parameters (zero fields
+// mean the documented defaults).
+type ResetInput struct {
+	Config memory.Config `json:"config,omitzero"`
+}
+
+// ResetOutput is the parameters the new memory has.
+type ResetOutput struct {
+	Config memory.Config `json:"config"`
+	OK     bool          `json:"ok"`
+}
+
+func resetExport(e *Engine, input []byte) (ResetOutput, error) {
+	var in ResetInput
+	if err := decodeStrict(input, &in); err != nil {
+		return ResetOutput{}, err
+	}
+	if err := in.Config.Validate(); err != nil {
+		return ResetOutput{}, fmt.Errorf("input.config.%w", err)
+	}
+	d := NewDocument()
+	d.Memory = memory.New(in.Config)
+	e.doc = d
+	return ResetOutput{d.Memory.Config, true}, nil
 }

@@ -1,10 +1,15 @@
-// Package lexical is an incremental BM25 index over integer document keys.
+// Package lexical is recmem's one BM25: an incremental index over integer
+// document keys (Index, for agent memory, where units come and go), and the
+// statistics of a fixed corpus that score given documents against weighted
+// queries (Stats, for the recommendation ranker's catalog). Both use the
+// same parameters (Config) and the same IDF, computed with Log so that every
+// host gives the same bits.
 //
-// Documents are bags of terms (see package text). Terms are added to and removed
-// from a document at any time, and the collection statistics (document
-// frequencies, average length) follow at once, so scoring never rebuilds
-// anything: Add and Remove cost O(terms), Score costs O(sum of the posting
-// lengths of the query terms).
+// Documents are bags of terms (see package text). In an Index, terms are
+// added to and removed from a document at any time, and the collection
+// statistics (document frequencies, average length) follow at once, so
+// scoring never rebuilds anything: Add and Remove cost O(terms), Score costs
+// O(sum of the posting lengths of the query terms).
 package lexical
 
 import (
@@ -12,8 +17,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
+
+	"github.com/recmem/recmem/pkg/topk"
 )
 
 // Default BM25 parameters, the values used by Lucene, Elasticsearch and bleve
@@ -193,10 +199,7 @@ func (ix *Index) DF(t string) int { return len(ix.postings[t]) }
 
 // IDF is BM25's inverse document frequency with Lucene's +1 smoothing, which is
 // never negative: ln(1 + (N - df + 0.5) / (df + 0.5)).
-func (ix *Index) IDF(t string) float64 {
-	n, df := float64(ix.docs), float64(len(ix.postings[t]))
-	return Log(1 + (n-df+0.5)/(df+0.5))
-}
+func (ix *Index) IDF(t string) float64 { return idf(float64(ix.docs), float64(len(ix.postings[t]))) }
 
 // Hit is one scored document.
 type Hit struct {
@@ -226,7 +229,7 @@ func (ix *Index) Score(query []string) []Hit {
 func (ix *Index) ScoreTop(query []string, k int) []Hit {
 	hits := ix.hits(query)
 	if k < len(hits) {
-		selectTop(hits, k)
+		topk.Select(hits, k, hitBefore)
 		slices.SortFunc(hits[:k], compareHits)
 	} else {
 		slices.SortFunc(hits, compareHits)
@@ -245,45 +248,8 @@ func compareHits(a, b Hit) int {
 	return cmp.Compare(a.Doc, b.Doc)
 }
 
-// selectTop reorders hits so that the first k are the k best by compareHits
-// (a strict total order: docs are unique), in no particular order:
-// quickselect with a median-of-three pivot, sorting the rest of the range
-// after 2·log2(len) rounds. Cost O(len) expected.
-func selectTop(hits []Hit, k int) {
-	lo, hi := 0, len(hits)
-	for rounds := 2 * bits.Len(uint(len(hits))); hi-lo > 12 && rounds > 0; rounds-- {
-		xs := hits[lo:hi]
-		a, b, c := 0, len(xs)/2, len(xs)-1
-		if compareHits(xs[b], xs[a]) < 0 {
-			a, b = b, a
-		}
-		if compareHits(xs[c], xs[b]) < 0 {
-			b = c
-			if compareHits(xs[b], xs[a]) < 0 {
-				b = a
-			}
-		}
-		xs[0], xs[b] = xs[b], xs[0]
-		i := 1
-		for j := 1; j < len(xs); j++ {
-			if compareHits(xs[j], xs[0]) < 0 {
-				xs[i], xs[j] = xs[j], xs[i]
-				i++
-			}
-		}
-		xs[0], xs[i-1] = xs[i-1], xs[0]
-		p := lo + i - 1
-		switch {
-		case p == k || p == k-1:
-			return
-		case p > k:
-			hi = p
-		default:
-			lo = p + 1
-		}
-	}
-	slices.SortFunc(hits[lo:hi], compareHits)
-}
+// hitBefore reports whether a ranks above b in compareHits' order.
+func hitBefore(a, b Hit) bool { return a.Score > b.Score || (a.Score == b.Score && a.Doc < b.Doc) }
 
 // hits scores every document holding a query term, in no particular order.
 func (ix *Index) hits(query []string) []Hit {

@@ -23,6 +23,13 @@ const (
 // RankRequest is π_rank's request: the profile, the recent events, the
 // instruction and the candidates (id and description).
 func RankRequest(u rank.User, user, instruction string, ids []string, describe func(string) string) Request {
+	return RankRequestWith(u, user, instruction, "", ids, describe)
+}
+
+// RankRequestWith is RankRequest with the instruction as the LLM-free
+// interpreter understood it (pkg/intent's Summary), shown after the raw
+// request; its hard parts are enforced on the model's answer anyway.
+func RankRequestWith(u rank.User, user, instruction, understood string, ids []string, describe func(string) string) Request {
 	var b strings.Builder
 	if u.Profile != "" {
 		fmt.Fprintf(&b, "Profile: %s\n", quote(u.Profile, 1500))
@@ -35,6 +42,9 @@ func RankRequest(u rank.User, user, instruction string, ids []string, describe f
 	}
 	if instruction != "" {
 		fmt.Fprintf(&b, "Request: %s\n", quote(instruction, 500))
+	}
+	if understood != "" {
+		fmt.Fprintf(&b, "Request as understood (excluded items are already removed): %s\n", quote(understood, 500))
 	}
 	b.WriteString("Candidates (id: description):\n")
 	for _, id := range ids {
@@ -103,7 +113,11 @@ func (r Ranker) Rank(u rank.User, req rank.Request) ([]rank.Ranked, error) {
 	for i, x := range head {
 		ids[i] = x.ID
 	}
-	text, why := ask(r.C, RankRequest(u, r.User, req.Instruction, ids, r.Describe))
+	understood := ""
+	if req.Intent != nil {
+		understood = req.Intent.Summary()
+	}
+	text, why := ask(r.C, RankRequestWith(u, r.User, req.Instruction, understood, ids, r.Describe))
 	var order []string
 	if why == "" {
 		if order, err = ParseRank(text, ids); err != nil {

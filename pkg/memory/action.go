@@ -40,12 +40,12 @@ func Polarity(action string, rating int) int {
 // Signal is one observation to record: user u did action a on item i, whose
 // metadata is m, at time t (unix seconds).
 type Signal struct {
-	User   string
-	Item   string
-	Action string
-	Rating int
-	Meta   map[string][]string
-	Time   int64
+	User   string              `json:"user"`
+	Item   string              `json:"item"`
+	Action string              `json:"action"`
+	Rating int                 `json:"rating,omitempty"`
+	Meta   map[string][]string `json:"meta,omitempty"`
+	Time   int64               `json:"time"`
 }
 
 // Limits on the size of one signal, so that a state document stays small.

@@ -71,6 +71,8 @@ func (t *txn) apply(o Op) error {
 		return t.synthesize(t.trigger, cmp.Or(o.Reason, "requested by "+t.trigger))
 	case "edit":
 		return t.edit(o)
+	case "avoid":
+		return t.avoid(o)
 	}
 	return fmt.Errorf("op: unknown op %q", o.Op)
 }

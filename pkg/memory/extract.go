@@ -79,7 +79,10 @@ func (t *txn) extract(scope []string, why string) error {
 
 // create adds the chunk an explicit extract op describes, subject to the
 // category's capacity (see admit). Its events are marked processed.
-func (t *txn) create(o Op) error {
+func (t *txn) create(o Op) error { return t.createAs(o, "extract") }
+
+// createAs is create journaled as op.
+func (t *txn) createAs(o Op, op string) error {
 	cfg := t.s.Config
 	switch {
 	case o.Category == "":
@@ -129,7 +132,7 @@ func (t *txn) create(o Op) error {
 	}
 	t.s.Counters.NextChunk++
 	t.s.Chunks = append(t.s.Chunks, c)
-	return t.journal(Entry{Op: "extract", Chunks: []string{c.ID}, Events: o.Events, After: ptr(c.Strength),
+	return t.journal(Entry{Op: op, Chunks: []string{c.ID}, Events: o.Events, After: ptr(c.Strength),
 		Reason: cmp.Or(o.Reason, "added by "+t.trigger)})
 }
 

@@ -23,6 +23,10 @@ import (
 //	synthesize  (none): rebuild the profile
 //	edit        chunk, text and/or strength (trigger "user" only)
 //	delete      chunk or chunks (trigger "user" only)
+//	avoid       category, key [, text, strength] (trigger "user" only): a
+//	            standing wish never to be shown something ("never show me
+//	            Halo"): an "avoids" chunk, strength 1 unless given; a chunk
+//	            of that category and key already there is turned into it
 //
 // Reason is optional everywhere; when given it is what the journal records.
 type Op struct {
@@ -38,6 +42,10 @@ type Op struct {
 	Reason   string   `json:"reason,omitempty"`
 }
 
+// OpNames lists the ops Apply takes, in the order of Op's doc (opFields has
+// an entry for each).
+var OpNames = []string{"extract", "boost", "demote", "merge", "forget", "synthesize", "edit", "delete", "avoid"}
+
 // opFields lists the fields each op may carry, besides op and reason.
 var opFields = map[string][]string{
 	"extract":    {"category", "key", "polarity", "text", "strength", "events"},
@@ -48,6 +56,7 @@ var opFields = map[string][]string{
 	"synthesize": {},
 	"edit":       {"chunk", "text", "strength"},
 	"delete":     {"chunk", "chunks"},
+	"avoid":      {"category", "key", "text", "strength"},
 }
 
 // Limits on what an op may set.

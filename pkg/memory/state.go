@@ -141,7 +141,7 @@ type CategoryCount struct {
 
 // Summary returns the state's counts, categories in name order. It returns
 // any so that the engine can encode it without knowing its type.
-func (s *State) Summary() any { return s.summary() }
+func (s *State) Summary() Summary { return s.summary() }
 
 func (s *State) summary() Summary {
 	counts := map[string]int{}

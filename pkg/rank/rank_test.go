@@ -25,14 +25,6 @@ func tiny(t *testing.T) *catalog.Catalog {
 
 func feature(name string) int { return slices.Index(Features, name) }
 
-func TestTokens(t *testing.T) {
-	got := Tokens("The Legend of Zelda: Ocarina of Time 3D - Nintendo 3DS, a GAME")
-	want := []string{"legend", "zelda", "ocarina", "time", "3d", "nintendo", "3ds"}
-	if !slices.Equal(got, want) {
-		t.Fatalf("Tokens = %q, want %q", got, want)
-	}
-}
-
 // TestFeaturesByHand checks the features of a user who bought "a" against
 // the values computed by hand from testdata/catalog/tiny.json.
 func TestFeaturesByHand(t *testing.T) {

@@ -23,6 +23,9 @@ import (
 
 	"github.com/recmem/recmem/pkg/catalog"
 	"github.com/recmem/recmem/pkg/cf"
+	"github.com/recmem/recmem/pkg/intent"
+	"github.com/recmem/recmem/pkg/lexical"
+	"github.com/recmem/recmem/pkg/text"
 	"github.com/recmem/recmem/pkg/vector"
 )
 
@@ -87,6 +90,9 @@ type User struct {
 type Candidate struct {
 	ID   string
 	Text string
+	// Meta is the candidate's own metadata by field, when the request gave
+	// it: the instruction's constraints read it beside the catalog's.
+	Meta map[string][]string
 }
 
 // Request is one ranking request.
@@ -94,6 +100,10 @@ type Request struct {
 	Candidates  []Candidate
 	Instruction string
 	K           int // keep the top K (0 = all)
+	// Intent is the instruction as understood (Understand): when set, its
+	// soft parts order the candidates and the text features read only its
+	// positive words (instruction.go).
+	Intent *intent.Intent
 }
 
 // Explanation says why a value is what it is, as a tree.
@@ -109,6 +119,9 @@ type Ranked struct {
 	Rank        int         `json:"rank"`
 	Score       float64     `json:"score"`
 	Explanation Explanation `json:"explanation"`
+	// Meets names what the item meets of the instruction, when there is
+	// one ("PlayStation 4", "not Halo").
+	Meets []string `json:"meets,omitempty"`
 }
 
 // Scorer is the ranking slot: the LLM-free Ranker fills it by default, an LLM
@@ -122,7 +135,7 @@ type Scorer interface {
 // catalog must not change afterwards (build a new Ranker instead).
 type Ranker struct {
 	cat *catalog.Catalog
-	ix  *index
+	ix  *lexical.Stats // BM25 over the catalog's item texts
 	vec *vector.Table
 	// items caches what the features need of each catalog item's metadata
 	// text: its BM25 document and its sentence embedding.
@@ -138,23 +151,29 @@ type Ranker struct {
 	last    *context
 	// FoldIn configures the user's factor; its zero value is the default.
 	FoldIn cf.FoldInConfig
+	// lk grounds instructions in the catalog (pkg/intent).
+	lk *intent.Linker
+	// NegativeWeight weighs the penalty of an instruction's negated,
+	// ungrounded words (0 = DefaultNegativeWeight).
+	NegativeWeight float64
 }
 
 // New prepares a ranker: the BM25 statistics of the catalog's item texts and
 // the embedded word vectors (vector.Default). O(items · text length).
 func New(cat *catalog.Catalog) *Ranker {
-	texts := make([]string, cat.Len())
-	for i := range texts {
-		texts[i] = cat.MetaText(i)
+	toks := make([][]string, cat.Len())
+	for i := range toks {
+		toks[i] = text.Keywords(cat.MetaText(i))
 	}
-	r := &Ranker{cat: cat, ix: newIndex(texts), vec: vector.Default(), items: make([]itemText, cat.Len())}
+	r := &Ranker{cat: cat, ix: lexical.NewStats(lexical.Config{}, toks), vec: vector.Default(), items: make([]itemText, cat.Len()),
+		lk: intent.NewLinker(cat.MetaNames, cat.Meta, cat.Intent)}
+	r.lk.Common = func(w string) bool { k, ok := r.vec.Rank(w); return ok && k < DefaultCommonRank }
 	for _, name := range Features {
 		w, s := r.weight(name)
 		r.ws = append(r.ws, w*s)
 	}
-	for i, t := range texts {
-		toks := Tokens(t)
-		r.items[i] = itemText{doc: r.ix.prepare(toks), toks: toks, vec: r.vec.Sentence(toks)}
+	for i, t := range toks {
+		r.items[i] = itemText{doc: r.ix.Prepare(t), toks: t, vec: r.vec.Sentence(t)}
 	}
 	return r
 }
@@ -190,7 +209,7 @@ func cosine(a []float64, b []float32) float64 {
 // its BM25 document and its sentence embedding.
 type itemText struct {
 	toks []string
-	doc  doc
+	doc  lexical.Doc
 	vec  []float32
 }
 
@@ -203,28 +222,28 @@ type context struct {
 	hist    []int // catalog indices of the events, oldest first
 	seen    map[string]bool
 	u       []float32
-	histQ   query
+	histQ   lexical.Query
 	histV   []float64 // weighted sum of the events' embeddings
 	memV    []float64
 	instrV  []float32
-	memQ    query
-	instrQ  query
+	memQ    lexical.Query
+	instrQ  lexical.Query
 	hasText bool
 }
 
 func (r *Ranker) prepare(u User, instruction string) *context {
-	x := &context{seen: map[string]bool{}, histQ: query{}, memQ: query{}, instrQ: query{}}
+	x := &context{seen: map[string]bool{}, histQ: lexical.Query{}, memQ: lexical.Query{}, instrQ: lexical.Query{}}
 	w := 1.0
 	for k := len(u.Events) - 1; k >= 0; k-- {
 		e := u.Events[k]
 		x.seen[e.Item] = true
 		if i, ok := r.cat.Lookup(e.Item); ok {
 			it := &r.items[i]
-			x.histQ.addTokens(it.toks, w)
+			x.histQ.Add(it.toks, w)
 			addVec(&x.histV, it.vec, w)
 		} else {
-			toks := Tokens(e.Text)
-			x.histQ.addTokens(toks, w)
+			toks := text.Keywords(e.Text)
+			x.histQ.Add(toks, w)
 			addVec(&x.histV, r.vec.Sentence(toks), w)
 		}
 		w *= textDecay
@@ -235,14 +254,16 @@ func (r *Ranker) prepare(u User, instruction string) *context {
 		}
 	}
 	for _, c := range u.Chunks {
-		x.memQ.add(c.Text, c.Strength)
-		addVec(&x.memV, r.vec.Sentence(Tokens(c.Text)), c.Strength)
+		kw := text.Keywords(c.Text)
+		x.memQ.Add(kw, c.Strength)
+		addVec(&x.memV, r.vec.Sentence(kw), c.Strength)
 	}
-	x.memQ.add(u.Profile, 1)
-	addVec(&x.memV, r.vec.Sentence(Tokens(u.Profile)), 1)
-	x.instrQ.add(instruction, 1)
+	kw := text.Keywords(u.Profile)
+	x.memQ.Add(kw, 1)
+	addVec(&x.memV, r.vec.Sentence(kw), 1)
+	x.instrQ.Add(text.Keywords(instruction), 1)
 	if instruction != "" {
-		x.instrV = r.vec.Sentence(Tokens(instruction))
+		x.instrV = r.vec.Sentence(text.Keywords(instruction))
 	}
 	if r.cat.Dim > 0 {
 		x.u = cf.FoldIn(x.hist, r.cat.Factors, r.cat.Bias, r.cat.Dim, r.FoldIn)
@@ -299,12 +320,12 @@ func fingerprint(u User, instruction string) string {
 // catalog does not know it).
 func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
 	f := make([]float64, len(Features))
-	text := c.Text
+	meta := c.Text
 	if ci >= 0 {
-		if text == "" {
-			text = r.cat.MetaText(ci)
+		if meta == "" {
+			meta = r.cat.MetaText(ci)
 		} else {
-			text = r.cat.MetaText(ci) + " " + text
+			meta = r.cat.MetaText(ci) + " " + meta
 		}
 		if x.u != nil {
 			f[0] = cf.Dot(x.u, r.cat.Factor(ci)) + float64(r.cat.Bias[ci])
@@ -313,22 +334,22 @@ func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
 		f[2] = cf.RecencyScore(r.cat.Similarity, x.hist, ci, coocDecay, 0)
 		f[3] = math.Log1p(float64(r.cat.Pop[ci]))
 	}
-	var d doc
+	var d lexical.Doc
 	var cv []float32
 	if ci >= 0 && c.Text == "" {
 		it := &r.items[ci]
 		d, cv = it.doc, it.vec
 	} else {
-		toks := Tokens(text)
-		d, cv = r.ix.prepare(toks), r.vec.Sentence(toks)
+		toks := text.Keywords(meta)
+		d, cv = r.ix.Prepare(toks), r.vec.Sentence(toks)
 	}
-	f[4] = r.ix.scoreDoc(x.histQ, &d)
-	f[5] = r.ix.scoreDoc(x.memQ, &d)
+	f[4] = r.ix.Score(x.histQ, &d)
+	f[5] = r.ix.Score(x.memQ, &d)
 	if !x.seen[c.ID] {
 		f[6] = 1
 	}
-	f[7] = r.ix.scoreDoc(x.instrQ, &d)
-	if d.n > 0 {
+	f[7] = r.ix.Score(x.instrQ, &d)
+	if d.Len() > 0 {
 		f[12] = cosine(x.histV, cv)
 		f[13] = cosine(x.memV, cv)
 		if x.instrV != nil {
@@ -349,7 +370,11 @@ func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
 // Vectors returns the feature vectors of the candidates, in order. O(candidates
 // · (dim + events + text)) plus the fold-in.
 func (r *Ranker) Vectors(u User, req Request) ([][]float64, error) {
-	x := r.contextFor(u, req.Instruction)
+	instruction := req.Instruction
+	if req.Intent != nil {
+		instruction = positiveText(req.Intent)
+	}
+	x := r.contextFor(u, instruction)
 	out := make([][]float64, len(req.Candidates))
 	for k, c := range req.Candidates {
 		ci, ok := r.cat.Lookup(c.ID)
@@ -398,6 +423,9 @@ func (r *Ranker) Rank(u User, req Request) ([]Ranked, error) {
 		}
 		ex.Value = round6(ex.Value)
 		out[k] = Ranked{ID: req.Candidates[k].ID, Score: ex.Value, Explanation: ex}
+	}
+	if req.Intent != nil {
+		r.softParts(req.Intent, req, out)
 	}
 	slices.SortStableFunc(out, func(a, b Ranked) int {
 		switch {

@@ -104,20 +104,31 @@ func (m *Model) sortByName() {
 
 // bind maps the model's feature names to positions in FeatureNames.
 func (m *Model) bind() error {
-	pos := map[string]int{}
+	idx, err := FeatureIndex(m.Features)
+	if err != nil {
+		return err
+	}
+	m.idx = idx
+	m.sortByName()
+	return nil
+}
+
+// FeatureIndex returns the position in FeatureNames of each name, or an
+// error naming the first unknown one. O(len(FeatureNames) + len(names)).
+func FeatureIndex(names []string) ([]int, error) {
+	pos := make(map[string]int, len(FeatureNames))
 	for i, f := range FeatureNames {
 		pos[f] = i
 	}
-	m.idx = make([]int, len(m.Features))
-	for i, f := range m.Features {
+	idx := make([]int, len(names))
+	for i, f := range names {
 		j, ok := pos[f]
 		if !ok {
-			return fmt.Errorf("features[%d]: unknown feature %q", i, f)
+			return nil, fmt.Errorf("features[%d]: unknown feature %q", i, f)
 		}
-		m.idx[i] = j
+		idx[i] = j
 	}
-	m.sortByName()
-	return nil
+	return idx, nil
 }
 
 // Score is the model's score for a full feature vector (ordered as

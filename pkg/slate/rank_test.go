@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/recmem/recmem/pkg/text"
+	"github.com/recmem/recmem/pkg/topk"
 	"github.com/recmem/recmem/pkg/vector"
 )
 
@@ -132,7 +133,7 @@ func TestMaxSimsByHand(t *testing.T) {
 	}
 }
 
-func TestSortScored(t *testing.T) {
+func TestSortByBefore(t *testing.T) {
 	mk := func(v ...float64) []scored {
 		xs := make([]scored, len(v))
 		for i, s := range v {
@@ -140,9 +141,9 @@ func TestSortScored(t *testing.T) {
 		}
 		return xs
 	}
-	for _, depth := range []int{0, 1, 20} {
+	{
 		xs := mk(3, 1, 3, 2, 5, 1, 0, 4, 2, 2, 9, 7, 3, 3, 8, 6, 1)
-		sortScored(xs, depth)
+		topk.Sort(xs, before)
 		// 9 (10), 8 (14), 7 (11), 6 (15), 5 (4), 4 (7), the 3s by position
 		// (0, 2, 12, 13), the 2s (3, 8, 9), the 1s (1, 5, 16), 0 (6).
 		want := []int32{10, 14, 11, 15, 4, 7, 0, 2, 12, 13, 3, 8, 9, 1, 5, 16, 6}
@@ -151,7 +152,7 @@ func TestSortScored(t *testing.T) {
 			got[i] = x.pos
 		}
 		if !slices.Equal(got, want) {
-			t.Errorf("depth %d: %v, want %v", depth, got, want)
+			t.Errorf("%v, want %v", got, want)
 		}
 	}
 }

@@ -79,7 +79,11 @@ type Chosen struct {
 	Features Values  `json:"features,omitempty"`
 	// Contributions are each feature's term of a linear model's score
 	// (weight · standardized value; score = bias + their sum), or of the
-	// linear part of an ensemble.
+	// linear part of an ensemble. A baseline ranker's score is one signal,
+	// and its one term is named for the ranker: bm25 (the unit's BM25),
+	// dense (its cosine), rrf (minus its position in the fused list, 0
+	// best), recency (its place counted from the oldest unit, 1 oldest),
+	// adaptive_k (its cosine, among the units above the largest gap).
 	Contributions Values `json:"contributions,omitempty"`
 	// PartScores are an ensemble's part scores (linear, then trees); the
 	// ensemble's score sums 1 / (10 + the unit's rank by each part).
@@ -143,7 +147,7 @@ func (s *Store) Select(req Request) (*Result, error) {
 			res.PoolIDs[i] = c.e.u.ID
 		}
 	}
-	explain := false
+	explain := req.Explain == nil || *req.Explain
 	var lin *Model
 	switch ranker {
 	case "learned":
@@ -163,7 +167,6 @@ func (s *Store) Select(req Request) (*Result, error) {
 				}
 			}
 		}
-		explain = req.Explain == nil || *req.Explain
 		lin = m
 		for p := range m.Parts {
 			if m.Parts[p].Kind == "linear" {
@@ -198,14 +201,15 @@ func (s *Store) Select(req Request) (*Result, error) {
 		c    *candidate
 		rank int
 	}
-	var picks []pick
+	tokens := make([]int, len(cands))
 	for i, c := range cands {
-		t := c.e.tokens
-		if res.Tokens+t > budget {
-			continue
-		}
-		res.Tokens += t
-		picks = append(picks, pick{c, i + 1})
+		tokens[i] = c.e.tokens
+	}
+	taken, used := greedy(tokens, budget)
+	res.Tokens = used
+	picks := make([]pick, len(taken))
+	for k, i := range taken {
+		picks[k] = pick{cands[i], i + 1}
 	}
 	// Chronological order: by time, then insertion.
 	slices.SortStableFunc(picks, func(a, b pick) int {
@@ -224,6 +228,11 @@ func (s *Store) Select(req Request) (*Result, error) {
 			ch.Reason = "context"
 		}
 		if !explain {
+			continue
+		}
+		if lin == nil {
+			// A baseline's score is its one signal.
+			ch.Contributions = Values{{Name: ranker, Value: ch.Score}}
 			continue
 		}
 		ch.Features = make(Values, len(sortedFeatureNames))

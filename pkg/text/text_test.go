@@ -108,3 +108,11 @@ func FuzzWords(f *testing.F) {
 		}
 	})
 }
+
+func TestKeywords(t *testing.T) {
+	got := Keywords("The Legend of Zelda: Ocarina of Time 3D - Nintendo 3DS, a GAME")
+	want := []string{"legend", "zelda", "ocarina", "time", "3d", "nintendo", "3ds"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Keywords = %q, want %q", got, want)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/recmem/recmem/pkg/catalog"
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/slate"
+	"github.com/recmem/recmem/pkg/slatelab"
 	"github.com/recmem/recmem/pkg/text"
 	"github.com/recmem/recmem/pkg/vector"
 )
@@ -84,7 +85,7 @@ type FileRank struct {
 }
 
 // Quality is one LoCoMo conversation as `recmem eval slate` sees it: its
-// units (slate.UnitsOf) and its eligible questions (slate.Eligible).
+// units (slatelab.UnitsOf) and its eligible questions (slatelab.Eligible).
 type Quality struct {
 	ID        string            `json:"id"`
 	Units     []slate.Unit      `json:"units"`
@@ -184,13 +185,13 @@ func BuildFile(locomoPath, catalogPath string, sizes []int, opts FileOptions) (*
 		return nil, fmt.Errorf("workload: %w", err)
 	}
 	for _, c := range convs {
-		q := Quality{ID: c.ID, Units: slate.UnitsOf(c)}
+		q := Quality{ID: c.ID, Units: slatelab.UnitsOf(c)}
 		for _, u := range q.Units {
 			q.Tokens = append(q.Tokens, u.Tokens())
 			q.Vectors = append(q.Vectors, sentence(table, u.Text))
 		}
 		for _, qq := range c.Questions {
-			if !slate.Eligible(qq) {
+			if !slatelab.Eligible(qq) {
 				continue
 			}
 			q.Questions = append(q.Questions, QualityQuestion{Text: qq.Text, Vector: sentence(table, qq.Text),

@@ -3,12 +3,11 @@
 // Calls are serialised (one at a time, in order); after every call that can
 // change the state, the state is exported and saved to IndexedDB, so a reload
 // restores exactly what the module held.
-import { Recmem } from '../recmem.js';
+// READ_ONLY (generated from the export declarations) names the exports that
+// never change the state: no save after them. load_catalog loads an asset
+// (the catalog the ranker uses), not user state.
+import { Recmem, READ_ONLY } from '../recmem.js';
 import * as store from './store.js';
-
-// Exports that never change the state: no save after them.
-// load_catalog loads an asset (the catalog the ranker uses), not user state.
-const READ_ONLY = new Set(['exports', 'export_state', 'get_memory', 'rank', 'select_slate', 'plan', 'load_catalog']);
 
 export class Engine {
   constructor(rm, exports, imports) {

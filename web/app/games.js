@@ -4,6 +4,7 @@
 // delete a preference by hand (an apply_ops call, journaled like any other).
 import { $, h, fill, bar, fmtTime } from './dom.js';
 import { act, clock } from './core.js';
+import { renderUnderstood, collapseEditions } from './instruct.js';
 
 const USER = 'me';
 const PAGE = 40;
@@ -148,23 +149,24 @@ export async function deleteChunk(app, chunk) {
 // trained by `recmem train catalog` carries learned ones): popularity,
 // similarity to recent games and to the preference memory, and the
 // instruction.
-export function rankerCatalog(items) {
-  const names = ['title', 'platform', 'kind', 'series'];
+// The metadata columns and weights are in catalog/games-ranker.json (shared
+// with `recmem eval instructions`, which builds the same catalog); the
+// instruction interpreter's table for games (aliases, filler words) is
+// catalog/games-intent.json and travels in the catalog's "intent".
+export function rankerCatalog(items, spec, table) {
+  const names = spec.meta_names;
   return {
     format: 'recmem.catalog', version: 1, dataset: 'games-demo', meta_names: names, dim: 0,
     items: items.map((it) => ({ id: it.id, meta: names.map((k) => it[k] ?? ''), pop: it.popularity })),
-    // scale brings each raw feature to about [0,1] on this catalog
-    // (ln popularity up to ~6.6; BM25 sums reach ~80 against the history, ~50
-    // against the memory, ~9 for an instruction); weight then orders them, the
-    // instruction first, since it is what the user asks for now.
-    weights: {
-      popularity: { weight: 1, scale: 1 / 6.6 },
-      history_text: { weight: 1, scale: 1 / 80 },
-      memory_text: { weight: 1.5, scale: 1 / 50 },
-      instruction: { weight: 3, scale: 1 / 8 },
-      novelty: { weight: 0.5, scale: 1 },
-    },
+    weights: spec.weights,
+    ...(table ? { intent: table } : {}),
   };
+}
+
+async function fetchJSON(url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  return res.json();
 }
 
 // TRAINED is where a catalog trained on all of Games-6k may be put
@@ -183,7 +185,8 @@ async function loadRanker(app) {
       return true;
     }
   }
-  const out = await app.engine.call('load_catalog', rankerCatalog(catalog));
+  const [spec, table] = await Promise.all([fetchJSON('catalog/games-ranker.json'), fetchJSON('catalog/games-intent.json')]);
+  const out = await app.engine.call('load_catalog', rankerCatalog(catalog, spec, table));
   app.rankerInfo = { ...out, source: 'demo catalog, no collaborative factors' };
   return true;
 }
@@ -201,7 +204,8 @@ let lastRanked = false;
 async function rankNow(app) {
   const cands = candidates(app);
   if (cands.length === 0) return { ranking: [] };
-  return app.engine.call('rank', { candidates: cands, instruction: $('#instruction').value.trim(), k: 10 });
+  // 30 ranked, so that 10 remain once editions of one game are collapsed.
+  return app.engine.call('rank', { candidates: cands, instruction: $('#instruction').value.trim(), k: 30 });
 }
 
 async function rank(app) {
@@ -222,8 +226,26 @@ async function autoRank(app) {
   }
 }
 
+// avoidChunk keeps an exclusion as a standing preference: the memory's
+// journaled user op "avoid" (an "avoids" chunk).
+async function avoidChunk(app, c) {
+  const category = c.facet === 'title' ? 'title' : c.facet;
+  return app.engine.call('apply_ops', { ops: [{ op: 'avoid', category, key: c.facet === 'title' ? c.text : c.value }], now: clock.now() });
+}
+
+function avoided(app, c) {
+  const key = String(c.facet === 'title' ? c.text : c.value).toLowerCase();
+  return (app.doc?.memory?.chunks ?? []).some((x) => x.polarity === 'avoids' && x.key === key);
+}
+
 function renderRecs(app, out) {
-  const list = out?.ranking ?? [];
+  renderUnderstood(out, {
+    onInstruction: (text) => { $('#instruction').value = text; act('rank', () => rank(app)); },
+    onAvoid: (c) => act('avoid', () => avoidChunk(app, c)),
+    canAvoid: app.engine.has('apply_ops'),
+    avoided: (c) => avoided(app, c),
+  });
+  const list = collapseEditions(out?.ranking ?? [], (id) => app.catalog.get(id)?.title, 10);
   const ctx = out?.context;
   $('#rank-meta').textContent = ctx ? `${out.ranker} ranker (${app.rankerInfo?.source}) · from ${ctx.events} events, ${ctx.chunks} preferences${ctx.profile ? ', your profile' : ''}${out.llm_calls ? ` · ${out.llm_calls} LLM calls` : ' · no LLM'}${$('#platform').value ? ` · ${$('#platform').value} only` : ''}` : '';
   if (list.length === 0) {
@@ -233,9 +255,10 @@ function renderRecs(app, out) {
   fill($('#recs'), list.map((r, i) => {
     const it = app.catalog.get(r.id);
     return h('li', { dataset: { item: r.id } },
-      h('span', { class: 'rank-no' }, `${r.rank ?? i + 1}.`),
+      h('span', { class: 'rank-no' }, `${i + 1}.`),
       h('div', {},
-        h('div', { class: 'item-title' }, it?.title ?? r.id),
+        h('div', { class: 'item-title' }, it?.title ?? r.id, r.editions ? h('small', { class: 'editions' }, ` +${r.editions} other edition${r.editions > 1 ? 's' : ''}`) : ''),
+        r.meets?.length ? h('div', { class: 'meets' }, r.meets.join(' · ')) : '',
         h('div', { class: 'explain', title: explanationTree(r.explanation) }, explanation(r))));
   }));
 }

@@ -20,19 +20,14 @@ func init() {
 	}
 }
 
-// caller is what both the plugin instance and the native engine provide.
-type caller interface {
-	Call(export string, input []byte) ([]byte, error)
-}
-
 // openCaller returns a plugin instance (or the native engine with native set)
 // and a function that releases it.
-func openCaller(ctx context.Context, native bool, wasm string) (caller, func(), error) {
+func openCaller(ctx context.Context, native bool, wasm string) (engine.Caller, func(), error) {
 	return openCallerLLM(ctx, native, wasm, nil)
 }
 
 // openCallerLLM is openCaller with an LLM behind llm_complete (nil: none).
-func openCallerLLM(ctx context.Context, native bool, wasm string, l *llmSetup) (caller, func(), error) {
+func openCallerLLM(ctx context.Context, native bool, wasm string, l *llmSetup) (engine.Caller, func(), error) {
 	if l == nil {
 		l = &llmSetup{}
 	}
@@ -68,7 +63,7 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: recmem call EXPORT [INPUT_JSON] [flags]")
 		fs.PrintDefaults()
-		fmt.Fprintln(stderr, "\nexports:", engine.Exports())
+		fmt.Fprintln(stderr, "\nexports:", engine.Names())
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		fs.Usage()

@@ -17,6 +17,7 @@ import (
 	hostllm "github.com/recmem/recmem/host/llm"
 	"github.com/recmem/recmem/pkg/cf"
 	"github.com/recmem/recmem/pkg/dataset"
+	"github.com/recmem/recmem/pkg/engine"
 	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/rec"
 )
@@ -400,7 +401,7 @@ func (o opsOut) count(into map[string]int) {
 }
 
 // one replays one user's history and returns the target's rank.
-func (u userRun) one(c caller, k rec.Case, tally outcomeTally) (int, map[string]int, error) {
+func (u userRun) one(c engine.Caller, k rec.Case, tally outcomeTally) (int, map[string]int, error) {
 	ops := map[string]int{}
 	reset, _ := json.Marshal(map[string]any{"config": map[string]any{"event_cap": u.eventCap}})
 	if _, err := c.Call("reset", reset); err != nil {

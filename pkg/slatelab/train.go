@@ -1,98 +1,37 @@
-package slate
+package slatelab
 
 import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+
+	"github.com/recmem/recmem/pkg/slate"
 )
-
-// Candidate is one pooled unit with its features, as training sees it.
-type Candidate struct {
-	ID      string
-	Key     int // insertion order, the tie-break of the fill
-	Tokens  int
-	Context bool
-	X       []float64 // ordered as FeatureNames
-}
-
-// Candidates returns the candidate pool of a request with every feature, in
-// fused order (retrieved units, then context neighbours).
-func (s *Store) Candidates(query, date string, pool int) ([]Candidate, error) {
-	req := Request{Query: query, Date: date, Pool: pool, Ranker: "rrf"}
-	if err := req.Validate(); err != nil {
-		return nil, err
-	}
-	if pool == 0 {
-		pool = DefaultPool
-	}
-	if len(s.entries) == 0 {
-		return nil, nil
-	}
-	var at int64
-	if date != "" {
-		at, _ = ParseTime(date)
-	}
-	r := s.retrieve(analyse(s, query, at), true, pool)
-	cs := s.pool(r, pool, true)
-	out := make([]Candidate, len(cs))
-	for i, c := range cs {
-		out[i] = Candidate{ID: c.e.u.ID, Key: c.e.key, Tokens: c.e.tokens, Context: c.context, X: c.x}
-	}
-	return out, nil
-}
-
-// Fill is the greedy slate fill used by Select: candidates by score (best
-// first, ties by Key), each taken if it still fits in the budget. It returns
-// the chosen IDs in rank order and their tokens.
-func Fill(cs []Candidate, scores []float64, budget int) ([]string, int) {
-	idx := make([]int, len(cs))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		i, j := idx[a], idx[b]
-		if scores[i] != scores[j] {
-			return scores[i] > scores[j]
-		}
-		return cs[i].Key < cs[j].Key
-	})
-	var ids []string
-	used := 0
-	for _, i := range idx {
-		if used+cs[i].Tokens > budget {
-			continue
-		}
-		used += cs[i].Tokens
-		ids = append(ids, cs[i].ID)
-	}
-	return ids, used
-}
 
 // Group is the pool of one training question with its labels.
 type Group struct {
-	Cands []Candidate
+	Cands []slate.Candidate
 	Gold  map[string]bool
 }
 
 // TrainOptions configure training. Zero fields mean the documented defaults.
 type TrainOptions struct {
-	Features []string // subset of FeatureNames (default: all)
+	Features []string // subset of slate.FeatureNames (default: all)
 	L2       float64  // ridge penalty on standardized weights (default 1)
 	Pairwise bool     // fit on (evidence, non-evidence) pairs of one question instead of pointwise labels
 	Iters    int      // Newton iterations (default 25)
 }
 
-// Train fits a linear Model by Newton's method (iteratively reweighted least
+// Train fits a linear slate.Model by Newton's method (iteratively reweighted least
 // squares) on standardized features: a pointwise logistic regression of "the
 // candidate is evidence", or with Pairwise a logistic regression on the
 // feature differences of evidence and non-evidence pairs within a question
 // (RankNet with a linear scorer). It is deterministic. Cost O(iters · rows ·
 // features²).
-func Train(groups []Group, o TrainOptions) (*Model, error) {
+func Train(groups []Group, o TrainOptions) (*slate.Model, error) {
 	feats := o.Features
 	if len(feats) == 0 {
-		feats = FeatureNames
+		feats = slate.FeatureNames
 	}
 	l2, iters := o.L2, o.Iters
 	if l2 == 0 {
@@ -101,7 +40,7 @@ func Train(groups []Group, o TrainOptions) (*Model, error) {
 	if iters == 0 {
 		iters = 25
 	}
-	m := &Model{Kind: "linear", Features: append([]string(nil), feats...)}
+	m := &slate.Model{Kind: "linear", Features: append([]string(nil), feats...)}
 	m.Mean = make([]float64, len(feats))
 	m.Scale = make([]float64, len(feats))
 	m.Weights = make([]float64, len(feats))
@@ -111,13 +50,17 @@ func Train(groups []Group, o TrainOptions) (*Model, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
+	idx, err := slate.FeatureIndex(m.Features)
+	if err != nil {
+		return nil, err
+	}
 	clear(m.Scale)
 	// Standardization from all candidates.
 	var rows int
 	for _, g := range groups {
 		for _, c := range g.Cands {
 			rows++
-			for i, j := range m.idx {
+			for i, j := range idx {
 				m.Mean[i] += c.X[j]
 			}
 		}
@@ -130,7 +73,7 @@ func Train(groups []Group, o TrainOptions) (*Model, error) {
 	}
 	for _, g := range groups {
 		for _, c := range g.Cands {
-			for i, j := range m.idx {
+			for i, j := range idx {
 				d := c.X[j] - m.Mean[i]
 				m.Scale[i] += d * d
 			}
@@ -142,12 +85,12 @@ func Train(groups []Group, o TrainOptions) (*Model, error) {
 			m.Scale[i] = 1
 		}
 	}
-	z := func(c Candidate) []float64 {
-		v := make([]float64, len(m.idx)+1)
-		for i, j := range m.idx {
+	z := func(c slate.Candidate) []float64 {
+		v := make([]float64, len(idx)+1)
+		for i, j := range idx {
 			v[i] = (c.X[j] - m.Mean[i]) / m.Scale[i]
 		}
-		v[len(m.idx)] = 1
+		v[len(idx)] = 1
 		return v
 	}
 	var xs [][]float64
@@ -190,9 +133,9 @@ func Train(groups []Group, o TrainOptions) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	copy(m.Weights, w[:len(m.idx)])
+	copy(m.Weights, w[:len(idx)])
 	if !o.Pairwise {
-		m.Bias = w[len(m.idx)]
+		m.Bias = w[len(idx)]
 	}
 	return m, nil
 }

@@ -1,10 +1,11 @@
-package slate
+package slatelab
 
 import (
 	"fmt"
 	"sort"
 
 	"github.com/recmem/recmem/pkg/dataset"
+	"github.com/recmem/recmem/pkg/slate"
 	"github.com/recmem/recmem/pkg/vector"
 )
 
@@ -111,10 +112,10 @@ func round(x, k float64) float64 { return float64(int64(x*k+0.5)) / k }
 func Eligible(q dataset.Question) bool { return q.Category != "5" && len(q.Evidence) > 0 }
 
 // UnitsOf converts a conversation's turns to units.
-func UnitsOf(c dataset.Conversation) []Unit {
-	us := make([]Unit, len(c.Turns))
+func UnitsOf(c dataset.Conversation) []slate.Unit {
+	us := make([]slate.Unit, len(c.Turns))
 	for i, t := range c.Turns {
-		us[i] = Unit{ID: t.ID, Session: t.Session, Date: t.Date, Time: t.Time, Speaker: t.Speaker, Text: t.Text}
+		us[i] = slate.Unit{ID: t.ID, Session: t.Session, Date: t.Date, Time: t.Time, Speaker: t.Speaker, Text: t.Text}
 	}
 	return us
 }
@@ -136,7 +137,7 @@ func PoolAll(convs []dataset.Conversation, pool int, table *vector.Table) ([]Poo
 	}
 	var out []Pooled
 	for ci, c := range convs {
-		s := NewStoreWithTable(table)
+		s := slate.NewStoreWithTable(table)
 		if err := s.Add(UnitsOf(c)); err != nil {
 			return nil, fmt.Errorf("slate: conversation %s: %w", c.ID, err)
 		}
@@ -162,7 +163,7 @@ func PoolAll(convs []dataset.Conversation, pool int, table *vector.Table) ([]Poo
 // (conversation i is in fold i mod k) and fills the held-out fold's slates at
 // each budget; with k the number of conversations it is
 // leave-one-conversation-out. It returns one Metrics per budget.
-func CrossValidateFolds(ps []Pooled, k int, train func([]Group) (*Model, error), budgets []int) ([]Metrics, error) {
+func CrossValidateFolds(ps []Pooled, k int, train func([]Group) (*slate.Model, error), budgets []int) ([]Metrics, error) {
 	tallies := make([]Tally, len(budgets))
 	for held := 0; held < k; held++ {
 		var groups []Group
@@ -188,7 +189,7 @@ func CrossValidateFolds(ps []Pooled, k int, train func([]Group) (*Model, error),
 			}
 			scores := m.ScoreAll(xs, keys)
 			for bi, b := range budgets {
-				ids, used := Fill(p.Group.Cands, scores, b)
+				ids, used := slate.Fill(p.Group.Cands, scores, b)
 				tallies[bi].Add(Outcome{Kappa: p.Kappa, Evidence: p.Gold, Slate: ids, Pool: pool, Tokens: used})
 			}
 		}

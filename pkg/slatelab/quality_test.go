@@ -1,10 +1,11 @@
-package slate
+package slatelab
 
 import (
 	"os"
 	"testing"
 
 	"github.com/recmem/recmem/pkg/dataset"
+	"github.com/recmem/recmem/pkg/slate"
 )
 
 // TestLoCoMoQuality holds the embedded model's slate completeness on the first
@@ -24,7 +25,7 @@ func TestLoCoMoQuality(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := convs[0]
-	s := NewStore()
+	s := slate.NewStore()
 	if err := s.Add(UnitsOf(c)); err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func TestLoCoMoQuality(t *testing.T) {
 			continue
 		}
 		for _, r := range []string{"learned", "bm25"} {
-			res, err := s.Select(Request{Query: q.Text, Date: q.Date, Budget: 1000, Ranker: r})
+			res, err := s.Select(slate.Request{Query: q.Text, Date: q.Date, Budget: 1000, Ranker: r})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,91 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// WriteMarkdown writes the report as Markdown tables (for BENCHMARKS.md):
+// the hot paths, the scaling of selection and state, the peers' slate
+// completeness, cold start and the budgets. Numbers have 4 significant
+// digits; "–" marks what was not measured.
+func (r *Report) WriteMarkdown(w io.Writer) {
+	ns := sizes(r.SelectMs)
+	ks := make([]string, len(ns))
+	for i, n := range ns {
+		ks[i] = strconv.Itoa(n)
+	}
+	num := func(x float64) string { return strconv.FormatFloat(sig4(x), 'g', -1, 64) }
+	ratio := func(a, b float64) string {
+		if b == 0 {
+			return "–"
+		}
+		return num(a/b) + "x"
+	}
+	fmt.Fprintf(w, "Machine: %v, %v logical CPUs (GOMAXPROCS %v), %v, %v/%v.\n\n", r.Machine["cpu"], r.Machine["cpus"], r.Machine["gomaxprocs"], r.Machine["go"], r.Machine["goos"], r.Machine["goarch"])
+	fmt.Fprintln(w, "| path | plugin (Go host) median | p90 | native median | p90 | plugin / native |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	row := func(name, unit string, a, b Stat) {
+		fmt.Fprintf(w, "| %s | %s %s | %s %s | %s %s | %s %s | %s |\n", name, num(a.Median), unit, num(a.P90), unit, num(b.Median), unit, num(b.P90), unit, ratio(a.Median, b.Median))
+	}
+	row("record a signal + LLM-free maintenance", "µs", r.Wasm.SignalUs, r.Native.SignalUs)
+	row("add one unit (memory of 500)", "µs", r.Wasm.AddUnitUs, r.Native.AddUnitUs)
+	row("rank 10 candidates", "ms", r.Wasm.Rank10Ms, r.Native.Rank10Ms)
+	for _, k := range ks {
+		row("select a slate, B=2000, "+k+" units", "ms", r.Wasm.SelectMs[k], r.Native.SelectMs[k])
+	}
+	for _, k := range ks {
+		row("export_state, "+k+" units", "ms", r.Wasm.ExportMs[k], r.Native.ExportMs[k])
+		row("import_state, "+k+" units", "ms", r.Wasm.ImportMs[k], r.Native.ImportMs[k])
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| units | state bytes | plugin memory | native heap | select plugin ms | select native ms | select JS host ms | bleve ms | Orama ms |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	peer := func(name, k string) string {
+		p, ok := r.Peers[name].(map[string]any)
+		if !ok {
+			return "–"
+		}
+		if v := peerSelect(p, k); v > 0 {
+			return num(v)
+		}
+		return "–"
+	}
+	for _, k := range ks {
+		js := "–"
+		if r.Node != nil {
+			if v := peerSelect(r.Node, k); v > 0 {
+				js = num(v)
+			}
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %s | %s | %s | %s | %s |\n", k, r.Wasm.StateBytes[k], r.Wasm.MemoryBytes[k], r.Native.MemoryBytes[k],
+			num(r.Wasm.SelectMs[k].Median), num(r.Native.SelectMs[k].Median), js, peer("bleve", k), peer("orama", k))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| ranker | r_slate (B=2000, per conversation) | r_slate_k2 | questions |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	fmt.Fprintf(w, "| recmem (embedded model, trained on these conversations) | %v | %v | %v |\n", r.Quality["r_slate"], r.Quality["r_slate_k2"], r.Quality["questions"])
+	for _, name := range []string{"bleve", "orama"} {
+		if p, ok := r.Peers[name].(map[string]any); ok {
+			if e, bad := p["error"]; bad {
+				fmt.Fprintf(w, "| %s | error: %v | | |\n", name, e)
+				continue
+			}
+			fmt.Fprintf(w, "| %s | %v | %v | %v |\n", name, p["r_slate"], p["r_slate_k2"], p["questions"])
+		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Cold start (Go host): compile without cache %s ms, with a warm cache %s ms, instantiate %s ms, first answer (a unit added and a slate selected) %s ms; warm start to first answer %s ms.",
+		num(r.ColdStart["compile_nocache_ms"]), num(r.ColdStart["compile_warm_cache_ms"]), num(r.ColdStart["instantiate_ms"]), num(r.ColdStart["first_answer_ms"]), num(r.WarmStartMs))
+	fmt.Fprintf(w, " Module: %d bytes, %d gzipped.\n\n", r.WasmBytes, r.WasmGzipBytes)
+	fmt.Fprintln(w, "| budget | limit | measured | |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	for _, b := range r.Budgets {
+		mark := "missed"
+		if b.Met {
+			mark = "met"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", b.Name, num(b.Limit), num(b.Measured), mark)
+	}
+}

@@ -1,0 +1,80 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+)
+
+// warmup is how many untimed calls come before a path's timed ones, and the
+// fewest timed calls a path gets however long they take.
+const warmup = 5
+
+// progress reports a stage: overwritten in place on a terminal, one line per
+// stage otherwise.
+func (r *runner) progress(format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	if r.Terminal {
+		fmt.Fprintf(r.Progress, "\r\033[K%s", msg)
+		return
+	}
+	fmt.Fprintln(r.Progress, msg)
+}
+
+// measure times f over warm-up calls then up to Iters calls or MaxTime (at
+// least 5), and returns the median and p90 in units of unit. f is given the
+// call's index, counting the warm-up calls.
+func (r *runner) measure(label string, unit time.Duration, f func(i int) error) (Stat, error) {
+	i := 0
+	for ; i < warmup; i++ {
+		if err := f(i); err != nil {
+			return Stat{}, fmt.Errorf("%s: %w", label, err)
+		}
+	}
+	var xs []float64
+	start := time.Now()
+	for k := 0; k < r.Iters && (k < warmup || time.Since(start) < r.MaxTime); k++ {
+		t0 := time.Now()
+		if err := f(i); err != nil {
+			return Stat{}, fmt.Errorf("%s: %w", label, err)
+		}
+		xs = append(xs, float64(time.Since(t0))/float64(unit))
+		i++
+		if r.Terminal && k%10 == 0 {
+			r.progress("bench: %s %d/%d", label, k, r.Iters)
+		}
+	}
+	return summarize(xs), nil
+}
+
+// summarize is the median and the nearest-rank 90th percentile of xs,
+// rounded to 4 significant digits. O(n log n).
+func summarize(xs []float64) Stat {
+	if len(xs) == 0 {
+		return Stat{}
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	med := s[len(s)/2]
+	if len(s)%2 == 0 {
+		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	p90 := s[int(math.Ceil(0.9*float64(len(s))))-1]
+	return Stat{Median: sig4(med), P90: sig4(p90), N: len(s)}
+}
+
+// sig4 is x rounded to 4 significant digits (0 for 0, NaN and infinities).
+func sig4(x float64) float64 {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	p := math.Pow(10, 3-math.Floor(math.Log10(math.Abs(x))))
+	return math.Round(x*p) / p
+}
+
+// ms is d in milliseconds, rounded to 3 decimals.
+func ms(d time.Duration) float64 { return round3(float64(d) / float64(time.Millisecond)) }
+
+// round3 is x rounded to 3 decimals.
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

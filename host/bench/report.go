@@ -1,0 +1,75 @@
+package bench
+
+import (
+	"sort"
+	"strconv"
+)
+
+// Stat is one path's timing: the median and the 90th percentile of n
+// samples, in the unit its key names.
+type Stat struct {
+	Median float64 `json:"median"`
+	P90    float64 `json:"p90"`
+	N      int     `json:"n"`
+}
+
+// Paths are the hot paths timed on one host. Maps are keyed by the memory
+// size in units.
+type Paths struct {
+	SignalUs   Stat            `json:"signal_us"`
+	AddUnitUs  Stat            `json:"add_unit_us"`
+	Rank10Ms   Stat            `json:"rank10_ms"`
+	SelectMs   map[string]Stat `json:"select_ms"`
+	ExportMs   map[string]Stat `json:"export_ms"`
+	ImportMs   map[string]Stat `json:"import_ms"`
+	StateBytes map[string]int  `json:"state_bytes"`
+	// MemoryBytes is, per memory size, the plugin's linear memory after
+	// loading the units (it never shrinks), or natively what loading them
+	// added to the live heap (after a GC each time).
+	MemoryBytes map[string]int `json:"memory_bytes"`
+}
+
+// Budget is one budget of issue 9 against its measured value.
+type Budget struct {
+	Name     string  `json:"name"`
+	Limit    float64 `json:"limit"`
+	Measured float64 `json:"measured"`
+	Met      bool    `json:"met"`
+}
+
+// Report is `recmem bench --json`. The top-level times are medians
+// through the plugin in the Go host; "wasm" and "native" hold medians and
+// p90 per path.
+type Report struct {
+	WasmBytes      int                `json:"wasm_bytes"`
+	WasmGzipBytes  int                `json:"wasm_gzip_bytes"`
+	WarmStartMs    float64            `json:"warm_start_ms"`
+	ColdStart      map[string]float64 `json:"cold_start"`
+	SelectMs       map[string]float64 `json:"select_ms"`
+	AddUnitUs      float64            `json:"add_unit_us"`
+	SignalUs       float64            `json:"signal_us"`
+	Rank10Ms       float64            `json:"rank10_ms"`
+	WasmOverNative map[string]float64 `json:"wasm_over_native"`
+	Peers          map[string]any     `json:"peers"`
+	Ratios         map[string]float64 `json:"ratios"`
+	Quality        map[string]any     `json:"quality"`
+	Wasm           Paths              `json:"wasm"`
+	Native         Paths              `json:"native"`
+	Node           map[string]any     `json:"node,omitempty"`
+	Budgets        []Budget           `json:"budgets"`
+	Machine        map[string]any     `json:"machine"`
+	Settings       map[string]any     `json:"settings"`
+	Skipped        []string           `json:"skipped,omitempty"` // paths not measured, and why
+}
+
+// sizes are the memory sizes that key m, ascending (a key that is not a
+// number counts as 0). O(n log n) in the number of keys.
+func sizes[V any](m map[string]V) []int {
+	ns := make([]int, 0, len(m))
+	for k := range m {
+		n, _ := strconv.Atoi(k)
+		ns = append(ns, n)
+	}
+	sort.Ints(ns)
+	return ns
+}

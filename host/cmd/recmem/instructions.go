@@ -1,0 +1,206 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/recmem/recmem/pkg/dataset"
+	"github.com/recmem/recmem/pkg/engine"
+	"github.com/recmem/recmem/pkg/intentlab"
+	"github.com/recmem/recmem/pkg/rec"
+)
+
+func init() {
+	commands["eval instructions"] = command{
+		summary: "how well ranked lists obey typed instructions: recmem eval instructions [--catalog FILE] [--json]",
+		run:     runEvalInstructions,
+	}
+}
+
+// runEvalInstructions reads the page's catalog, its ranker spec and intent
+// table and the cases, runs intentlab.Evaluate (and intentlab.TargetAware on
+// Games-6k unless --data none) natively, and prints the report.
+func runEvalInstructions(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("eval instructions", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	catFile := fs.String("catalog", "", "the demo catalog the cases run on (default web/catalog/games-demo.json)")
+	specFile := fs.String("ranker", "", "how the page builds the ranker's catalog (default games-ranker.json beside the catalog)")
+	tableFile := fs.String("intent", "", "the interpreter's table for the domain (default games-intent.json beside the catalog)")
+	casesDir := fs.String("cases", "", "directory of *.jsonl cases (default testdata/instructions)")
+	split := fs.String("split", "all", "which cases and users: dev, heldout (set aside before tuning) or all")
+	histN := fs.Int("history", intentlab.DefaultHistory, "items in the history of the user who pulls against the instruction")
+	data := fs.String("data", "", "Games-6k directory for the target-aware check (default: found like demo-catalog; \"none\" skips it)")
+	users := fs.Int("users", 0, "target-aware check: the first N users of the split (0 = all)")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	failures := fs.Bool("failures", false, "list the development lists that broke their instruction")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 || (*split != "all" && *split != "dev" && *split != "heldout") {
+		fmt.Fprintln(stderr, "usage: recmem eval instructions [--catalog FILE] [--split all|dev|heldout] [--data DIR|none] [--json]")
+		return 2
+	}
+	fail := func(err error) int {
+		fmt.Fprintln(stderr, "recmem eval instructions:", err)
+		return 1
+	}
+	if *histN < 1 {
+		return fail(fmt.Errorf("--history: want at least 1 item, got %d", *histN))
+	}
+	start := time.Now()
+	opts := intentlab.Options{Split: *split, History: *histN, Failures: *failures, Users: *users, Progress: progressTo(stderr, start)}
+	if *catFile == "" {
+		*catFile = findUp("web/catalog/games-demo.json")
+	}
+	if *casesDir == "" {
+		*casesDir = findUp("testdata/instructions")
+	}
+	cat, err := readPageCatalog(*catFile, *specFile, *tableFile)
+	if err != nil {
+		return fail(err)
+	}
+	cases, err := intentlab.ReadCaseDir(*casesDir)
+	if err != nil {
+		return fail(err)
+	}
+	rep, err := intentlab.Evaluate(engine.New(), cat, cases, opts)
+	if err != nil {
+		return fail(err)
+	}
+	rep.Catalog = *catFile
+	if *data != "none" {
+		if *data == "" {
+			if *data, err = findGames6k(); err != nil {
+				return fail(fmt.Errorf("%w (or --data none to skip the target-aware check)", err))
+			}
+		}
+		opts.Progress("target-aware check on Games-6k (1 + 9 candidates)")
+		ta, err := targetAware(*data, cat, opts)
+		if err != nil {
+			return fail(err)
+		}
+		rep.AddTargetAware(ta)
+	}
+	rep.Seconds = float64(int64(time.Since(start).Seconds()*10)) / 10
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return fail(err)
+		}
+		return 0
+	}
+	printInstrReport(stdout, rep)
+	return 0
+}
+
+// readPageCatalog reads the demo catalog, the ranker spec and the intent
+// table the page ranks with; spec and table default to games-ranker.json and
+// games-intent.json beside the catalog.
+func readPageCatalog(catFile, specFile, tableFile string) (intentlab.Catalog, error) {
+	cat := intentlab.Catalog{Dataset: "games-demo"}
+	if specFile == "" {
+		specFile = filepath.Join(filepath.Dir(catFile), "games-ranker.json")
+	}
+	if tableFile == "" {
+		tableFile = filepath.Join(filepath.Dir(catFile), "games-intent.json")
+	}
+	items, err := readDemoItems(catFile)
+	if err != nil {
+		return cat, err
+	}
+	b, err := os.ReadFile(specFile)
+	if err == nil {
+		err = json.Unmarshal(b, &cat.Spec)
+	}
+	if err != nil {
+		return cat, fmt.Errorf("--ranker: %w", err)
+	}
+	if cat.Intent, err = os.ReadFile(tableFile); err != nil {
+		return cat, fmt.Errorf("--intent: %w", err)
+	}
+	for _, it := range items {
+		cat.Items = append(cat.Items, it.labItem())
+	}
+	return cat, nil
+}
+
+func readDemoItems(path string) ([]DemoItem, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var c DemoCatalog
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(c.Items) == 0 {
+		return nil, fmt.Errorf("%s: no items", path)
+	}
+	return c.Items, nil
+}
+
+// labItem is a demo item as intentlab judges it.
+func (it DemoItem) labItem() intentlab.Item {
+	return intentlab.Item{ID: it.ID, Pop: it.Popularity, Fields: map[string]string{
+		"title": it.Title, "platform": it.Platform, "kind": it.Kind, "format": it.Format, "series": it.Series}}
+}
+
+// targetAware runs intentlab.TargetAware with the page's ranker over every
+// Games-6k item in dir, titled or not, each titled item's platform and
+// series derived from its title as demo-catalog derives them.
+func targetAware(dir string, page intentlab.Catalog, opts intentlab.Options) (*intentlab.TargetReport, error) {
+	ds, err := dataset.LoadRecBole(dir, "Games-6k")
+	if err != nil {
+		return nil, err
+	}
+	derived := map[string]DemoItem{}
+	for _, it := range buildDemoCatalog(ds, 0).Items {
+		derived[it.ID] = it
+	}
+	cat := intentlab.Catalog{Items: make([]intentlab.Item, len(ds.Items)), Spec: page.Spec, Intent: page.Intent, Dataset: "Games-6k"}
+	for i, it := range ds.Items {
+		d, ok := derived[it.ID]
+		if !ok {
+			d = DemoItem{ID: it.ID, Kind: "game", Format: "physical"}
+		}
+		cat.Items[i] = d.labItem()
+	}
+	cases, _ := rec.Cases(ds.Test, ds.Random, 0)
+	return intentlab.TargetAware(engine.New(), cat, cases, opts)
+}
+
+func printInstrReport(w io.Writer, r *intentlab.Report) {
+	fmt.Fprintf(w, "instructions (%s split): %d cases, %d lists (a new user and one whose history pulls against each), %d candidates\n", r.Split, r.Cases, r.Lists, r.Candidates)
+	fmt.Fprintf(w, "  p10 %.4f (without the instruction %.4f)  perfect %.4f  relaxed %d lists  unknown words in %.1f%% of cases\n", r.P10, r.BaselineP10, r.Perfect, r.RelaxedLists, 100*r.UnknownRate)
+	for _, k := range intentlab.Kinds {
+		if s, ok := r.ByKind[k]; ok {
+			fmt.Fprintf(w, "  %-10s %3d cases  p10 %.4f  baseline %.4f  perfect %.4f\n", k, s.Cases, s.P10, s.BaselineP10, s.Perfect)
+		}
+	}
+	for _, k := range intentlab.Users {
+		if s, ok := r.ByUser[k]; ok {
+			fmt.Fprintf(w, "  user %-8s p10 %.4f  baseline %.4f  perfect %.4f\n", k, s.P10, s.BaselineP10, s.Perfect)
+		}
+	}
+	if r.Dev != nil {
+		fmt.Fprintf(w, "  dev      %3d cases  p10 %.4f  baseline %.4f  perfect %.4f\n", r.Dev.Cases, r.Dev.P10, r.Dev.BaselineP10, r.Dev.Perfect)
+	}
+	if r.HeldOut != nil {
+		fmt.Fprintf(w, "  held-out %3d cases  p10 %.4f  baseline %.4f  perfect %.4f\n", r.HeldOut.Cases, r.HeldOut.P10, r.HeldOut.BaselineP10, r.HeldOut.Perfect)
+	}
+	if t := r.TargetAware; t != nil {
+		fmt.Fprintf(w, "target-aware (Games-6k 1+9, %s): %d users  hr@1 instructed %.4f  plain %.4f  (dev %.4f / %.4f, held-out %.4f / %.4f)\n",
+			t.Ranker, t.Users, t.HR1Instructed, t.HR1Plain, t.Dev[0], t.Dev[1], t.HeldOut[0], t.HeldOut[1])
+	}
+	for _, f := range r.Failures {
+		fmt.Fprintf(w, "  FAIL %s (%s user) %q p10 %.1f: %s\n", f.ID, f.User, f.Instruction, f.P10, strings.Join(f.Violating, " | "))
+	}
+	fmt.Fprintf(w, "%.1fs\n", r.Seconds)
+}

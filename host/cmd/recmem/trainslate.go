@@ -1,0 +1,185 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/recmem/recmem/pkg/dataset"
+	"github.com/recmem/recmem/pkg/slate"
+	"github.com/recmem/recmem/pkg/slatelab"
+	"github.com/recmem/recmem/pkg/vector"
+)
+
+func init() {
+	commands["train slate"] = command{
+		summary: "train the slate ranker with leave-one-conversation-out CV: recmem train slate --data FILE [--out FILE] [--ablation]",
+		run:     runTrainSlate,
+	}
+}
+
+// runTrainSlate is `recmem train slate`: it cross-validates the slate ranker
+// by conversation folds (with --ablation, also each feature group alone and
+// the model without it) and, with --out, writes the model trained on all
+// the data.
+func runTrainSlate(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("train slate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "", "LoCoMo or LongMemEval JSON `FILE` (required)")
+	out := fs.String("out", "", "write the model trained on all the data to `FILE` (pkg/slate/model.json is the embedded one)")
+	pool := fs.Int("pool", slate.DefaultPool, "candidate pool size `N`")
+	budgets := fs.String("budgets", "1000,2000", "comma-separated budgets to report")
+	folds := fs.Int("folds", 8, "conversation folds (conversation i is in fold i mod folds)")
+	pointwise := fs.Bool("pointwise", false, "pointwise logistic regression instead of pairwise")
+	kind := fs.String("kind", "ensemble", "model `KIND`: ensemble (linear + boosted trees, fused by rank), linear or gbdt; the ablation always retrains linear models")
+	l2 := fs.Float64("l2", 1, "ridge penalty on standardized weights")
+	ablation := fs.Bool("ablation", false, "also report each feature group alone and the full model without it")
+	tableFile := fs.String("table", "", "use the word-vector table in `FILE` (generate.js format) instead of the embedded one")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *data == "" || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "usage: recmem train slate --data FILE [--out FILE] [--ablation] [--pool N] [--budgets 1000,2000]")
+		return 2
+	}
+	var bs []int
+	for _, s := range strings.Split(*budgets, ",") {
+		b, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || b <= 0 {
+			fmt.Fprintf(stderr, "recmem train slate: bad budget %q\n", s)
+			return 2
+		}
+		bs = append(bs, b)
+	}
+	convs, err := dataset.LoadConversations(*data)
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem train slate:", err)
+		return 1
+	}
+	var table *vector.Table
+	if *tableFile != "" {
+		b, err := os.ReadFile(*tableFile)
+		if err == nil {
+			table, err = vector.Parse(b)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "recmem train slate:", err)
+			return 1
+		}
+	}
+	ps, err := slatelab.PoolAll(convs, *pool, table)
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem train slate:", err)
+		return 1
+	}
+	k := min(*folds, len(convs))
+	opts := slatelab.TrainOptions{Pairwise: !*pointwise, L2: *l2}
+	cvRun := func(feats []string) ([]slatelab.Metrics, error) {
+		o := opts
+		o.Features = feats
+		return slatelab.CrossValidateFolds(ps, k, func(g []slatelab.Group) (*slate.Model, error) { return slatelab.Train(g, o) }, bs)
+	}
+	type row struct {
+		Name    string             `json:"name"`
+		Metrics []slatelab.Metrics `json:"metrics"`
+	}
+	var rows []row
+	train, err := trainer(*kind, opts)
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem train slate:", err)
+		return 2
+	}
+	all, err := slatelab.CrossValidateFolds(ps, k, train, bs)
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem train slate:", err)
+		return 1
+	}
+	rows = append(rows, row{"all features, " + *kind, all})
+	if *ablation && *kind != "linear" {
+		lin, err := cvRun(nil)
+		if err != nil {
+			fmt.Fprintln(stderr, "recmem train slate:", err)
+			return 1
+		}
+		rows = append(rows, row{"all features, linear", lin})
+	}
+	if *ablation {
+		groups := make([]string, 0, len(slate.FeatureGroups))
+		for g := range slate.FeatureGroups {
+			groups = append(groups, g)
+		}
+		sort.Strings(groups)
+		for _, g := range groups {
+			if isTerminal(stderr) {
+				fmt.Fprintf(stderr, "\rablation: %s   ", g)
+			}
+			only, err := cvRun(slate.FeatureGroups[g])
+			if err != nil {
+				fmt.Fprintln(stderr, "recmem train slate:", err)
+				return 1
+			}
+			rows = append(rows, row{"only " + g, only})
+			drop := map[string]bool{}
+			for _, f := range slate.FeatureGroups[g] {
+				drop[f] = true
+			}
+			var rest []string
+			for _, f := range slate.FeatureNames {
+				if !drop[f] {
+					rest = append(rest, f)
+				}
+			}
+			without, err := cvRun(rest)
+			if err != nil {
+				fmt.Fprintln(stderr, "recmem train slate:", err)
+				return 1
+			}
+			rows = append(rows, row{"without " + g, without})
+		}
+		if isTerminal(stderr) {
+			fmt.Fprintln(stderr)
+		}
+	}
+	var groups []slatelab.Group
+	for _, p := range ps {
+		groups = append(groups, p.Group)
+	}
+	m, err := train(groups)
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem train slate:", err)
+		return 1
+	}
+	m.Note = fmt.Sprintf("kind=%s pairwise=%v l2=%g pool=%d, trained by `recmem train slate` on %d conversations, %d questions", *kind, !*pointwise, *l2, *pool, len(convs), len(ps))
+	if *out != "" {
+		b, _ := json.MarshalIndent(m, "", " ")
+		if err := writeFileAtomic(*out, append(b, '\n')); err != nil {
+			fmt.Fprintln(stderr, "recmem train slate:", err)
+			return 1
+		}
+	}
+	if *asJSON {
+		b, _ := json.Marshal(map[string]any{"budgets": bs, "folds": k, "rows": rows})
+		fmt.Fprintln(stdout, string(b))
+		return 0
+	}
+	fmt.Fprintf(stdout, "train slate: %s, %d questions, pool=%d, %d-fold by conversation\n\n", *data, len(ps), *pool, k)
+	fmt.Fprintf(stdout, "%-22s", "features")
+	for _, b := range bs {
+		fmt.Fprintf(stdout, " %8s %8s %8s", fmt.Sprintf("B=%d", b), "k>=2", "k>=3")
+	}
+	fmt.Fprintf(stdout, " %7s\n", "r_pool")
+	for _, r := range rows {
+		fmt.Fprintf(stdout, "%-22s", r.Name)
+		for _, m := range r.Metrics {
+			fmt.Fprintf(stdout, " %8.3f %8.3f %8.3f", m.RSlate, m.RSlateK2, m.RSlateK3)
+		}
+		fmt.Fprintf(stdout, " %7.3f\n", r.Metrics[0].RPool)
+	}
+	return 0
+}

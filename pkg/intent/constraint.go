@@ -1,0 +1,224 @@
+package intent
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Relaxed names a hard constraint that was dropped because no candidate met
+// every constraint, and why.
+type Relaxed struct {
+	Constraint string `json:"constraint"` // "only" or "exclude"
+	Facet      string `json:"facet"`
+	Value      string `json:"value"`
+	Reason     string `json:"reason"`
+}
+
+// group is one hard constraint: the Only clauses of one facet (met when any
+// is: "only PS4 or Xbox One"), or one exclusion.
+type group struct {
+	only    bool
+	facet   string
+	clauses []Clause
+	meets   []bool // per item: meets one of the clauses
+	active  bool
+}
+
+func (g *group) passes(i int) bool { return g.meets[i] == g.only }
+
+func (g *group) label() string {
+	ls := make([]string, len(g.clauses))
+	for k, c := range g.clauses {
+		ls[k] = c.Label()
+	}
+	return strings.Join(ls, " or ")
+}
+
+// GroupOf is the group of a facet for "only" constraints: the title and
+// the table's title facets are one group ("Zelda or Mario" keeps either,
+// though one is a series and the other a title phrase); any other facet is
+// its own.
+func (l *Linker) GroupOf(facet string) string {
+	if facet == "title" || l.titleFace[facet] {
+		return "title"
+	}
+	return facet
+}
+
+// MeetsHard reports whether an item meets the intent's hard constraints
+// (the rule of Filter, without relaxation). O(clauses · title length).
+func (l *Linker) MeetsHard(in *Intent, it *Item) bool {
+	groups := map[string]bool{}
+	for _, c := range in.Only {
+		g := l.GroupOf(c.Facet)
+		groups[g] = groups[g] || l.Meets(c, it)
+	}
+	for _, ok := range groups {
+		if !ok {
+			return false
+		}
+	}
+	for _, c := range in.Exclude {
+		if l.Meets(c, it) {
+			return false
+		}
+	}
+	return true
+}
+
+// Filter applies the hard constraints to items: an item is kept when, for
+// every facet of the Only clauses, it meets one of them, and it meets no
+// Exclude clause. When no item is left, the weakest constraint is dropped
+// and reported, and so on until some item is kept: an "only" before an
+// exclusion (an exclusion is a promise never to show something), and among
+// them the one whose removal keeps the most items (the last mentioned on a
+// tie). keep is nil when the intent has no hard constraint.
+// O(items · clauses · title length).
+func (l *Linker) Filter(in *Intent, items []*Item) (keep []bool, relaxed []Relaxed) {
+	if !in.Hard() || len(items) == 0 {
+		return nil, nil
+	}
+	var gs []*group
+	byFacet := map[string]*group{}
+	for _, c := range in.Only {
+		g := byFacet[l.GroupOf(c.Facet)]
+		if g == nil {
+			g = &group{only: true, facet: c.Facet, active: true}
+			byFacet[l.GroupOf(c.Facet)] = g
+			gs = append(gs, g)
+		}
+		g.clauses = append(g.clauses, c)
+	}
+	for _, c := range in.Exclude {
+		gs = append(gs, &group{facet: c.Facet, clauses: []Clause{c}, active: true})
+	}
+	for _, g := range gs {
+		g.meets = make([]bool, len(items))
+		for i, it := range items {
+			for _, c := range g.clauses {
+				if l.Meets(c, it) {
+					g.meets[i] = true
+					break
+				}
+			}
+		}
+	}
+	count := func(skip *group) int {
+		n := 0
+		for i := range items {
+			ok := true
+			for _, g := range gs {
+				if g.active && g != skip && !g.passes(i) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				n++
+			}
+		}
+		return n
+	}
+	for count(nil) == 0 {
+		var best *group
+		bestN := -1
+		for _, wantOnly := range []bool{true, false} {
+			for _, g := range gs {
+				if !g.active || g.only != wantOnly {
+					continue
+				}
+				if n := count(g); n >= bestN {
+					best, bestN = g, n
+				}
+			}
+			if best != nil {
+				break
+			}
+		}
+		best.active = false
+		kind, what := "exclude", "not "+best.label()
+		if best.only {
+			kind, what = "only", "only "+best.label()
+		}
+		reason := fmt.Sprintf("no candidate met every constraint: %q was dropped", what)
+		if bestN > 0 {
+			reason += fmt.Sprintf(", which leaves %d", bestN)
+		}
+		relaxed = append(relaxed, Relaxed{Constraint: kind, Facet: best.facet, Value: best.label(), Reason: reason})
+	}
+	keep = make([]bool, len(items))
+	for i := range items {
+		keep[i] = true
+		for _, g := range gs {
+			if g.active && !g.passes(i) {
+				keep[i] = false
+				break
+			}
+		}
+	}
+	return keep, relaxed
+}
+
+// Without returns the intent less the relaxed constraints, so that what an
+// item is said to meet is what was enforced.
+func (in Intent) Without(relaxed []Relaxed) Intent {
+	if len(relaxed) == 0 {
+		return in
+	}
+	dropped := func(kind string, c Clause) bool {
+		for _, r := range relaxed {
+			// An "only" group may mix the title and title facets.
+			if r.Constraint == kind && (r.Facet == c.Facet || kind == "only") {
+				for _, v := range strings.Split(r.Value, " or ") {
+					if v == c.Label() {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	out := in
+	out.Only, out.Exclude = nil, nil
+	for _, c := range in.Only {
+		if !dropped("only", c) {
+			out.Only = append(out.Only, c)
+		}
+	}
+	for _, c := range in.Exclude {
+		if !dropped("exclude", c) {
+			out.Exclude = append(out.Exclude, c)
+		}
+	}
+	return out
+}
+
+// Meeting describes what item it meets of the intent, as the explanation and
+// the page show it: the Only values it has, "not X" for each exclusion
+// enforced, the preferences it meets, and "avoid: X" for each avoidance it
+// falls under. prefer and avoid count the soft clauses met.
+func (l *Linker) Meeting(in *Intent, it *Item) (parts []string, prefer, avoid int) {
+	for _, c := range in.Only {
+		if l.Meets(c, it) {
+			parts = append(parts, c.Label())
+		}
+	}
+	for _, c := range in.Exclude {
+		if !l.Meets(c, it) {
+			parts = append(parts, "not "+c.Label())
+		}
+	}
+	for _, c := range in.Prefer {
+		if l.Meets(c, it) {
+			parts = append(parts, c.Label())
+			prefer++
+		}
+	}
+	for _, c := range in.Avoid {
+		if l.Meets(c, it) {
+			parts = append(parts, "avoid: "+c.Label())
+			avoid++
+		}
+	}
+	return parts, prefer, avoid
+}

@@ -1,0 +1,73 @@
+package intent
+
+import "strings"
+
+// The grammar of cues: English words that open, close or change the scope of
+// what follows. They are language, not domain: every catalog shares them
+// (the domain's own words are in Table).
+
+// cueKind is what a cue does to the words after it.
+type cueKind int
+
+const (
+	cueNone    cueKind = iota
+	cueExclude         // hard: the items named after it are removed
+	cueAvoid           // soft: the items named after it go after the others
+	cueOnly            // hard: only the items named after it (or, at the end of a clause, before it) are kept
+	cuePrefer          // soft, positive: a hedged request ("preferably", "something like")
+	cueReset           // ends the current scope ("but", "though")
+	cueJoin            // continues a list ("and", "or", "nor")
+)
+
+// cueList is every cue phrase with its kind; longer phrases are tried first.
+var cueList = []struct {
+	kind    cueKind
+	phrases string
+}{
+	{cueOnly, "only|just|exclusively|solely|purely|strictly|nothing but|nothing except|none but|nothing other than|only ever|and nothing else|nothing else|and that is it|that is all|and nothing more"},
+	{cueExclude, "no|not|neither|without|except|enough|had enough of|enough of|except for|excepting|anything but|anything except|everything but|everything except|other than|anything other than|avoid|skip|tired of|sick of|bored of|bored with|fed up with|done with|no more|not any|do not want|never|besides|excluding|exclude|none of|nothing from|nothing with|nothing on|nothing by|nothing|rather than|instead of|hate|dislike|minus|leave out|steer clear of|stay away from|ban|block|hide"},
+	{cueAvoid, "less|fewer|not too much|not too many|not so much|not so many|rather not|would rather not|preferably not|preferably no|ideally not|ideally no|if possible no|if possible not|go easy on|cut down on|cut back on|fewer of|less of"},
+	{cuePrefer, "prefer|preferably|ideally|more|more of|lots of|into|fan of|big fan of|favor|favour|especially|mostly|mainly|like|similar to|something like|kind of like|maybe|perhaps|possibly|if possible|some more|a few"},
+	{cueReset, "but|though|although|however|yet|whereas|while|apart from that|otherwise|would like|would love|want|looking for"},
+	{cueJoin, "and|or|nor|and also|or any|plus"},
+}
+
+// stopwords are words that carry no constraint in a request, whatever the
+// domain: pronouns, articles, verbs of wanting and playing, politeness.
+var stopwordList = `a an the of for to on in at with by from about me my mine i we us our you your it its this that these those
+	is are am be been was were do does did have has had having get got give show find recommend recommendation recommendations suggest
+	wanted wanna would could should can will shall may might must need needs likes love loves enjoy really very so too also
+	some any something anything stuff thing things one ones other others please thanks thank kindly pls plz ok okay hey hi hello
+	play playing played plays own owning buy buying bought looking look lookin search searching got kind sort type
+	what which who that there here now right today tonight new again all every each lot lots bit little much many most
+	up out over into as if then than just well still ever eh um uh oh yes yeah interested anymore else either`
+
+// vagueList are words that describe taste without naming anything a catalog
+// holds ("fun", "relaxing"): never linked to a title word by chance, always
+// reported as not understood and used only as a soft word-vector signal.
+var vagueList = `fun good great best cool nice awesome amazing favorite favourite popular classic classics recent latest old older newer cheap
+	easy hard difficult relaxing chill casual cozy cute scary dark light short long quick big small kid kids family friendly adult
+	mature violent calm exciting interesting similar different same top random anything everything nothing stuff`
+
+var (
+	cues      = map[string]cueKind{}
+	maxCue    int
+	stopwords = map[string]bool{}
+	vague     = map[string]bool{}
+)
+
+func init() {
+	for _, c := range cueList {
+		for _, p := range strings.Split(c.phrases, "|") {
+			k := phraseKey(p)
+			cues[k] = c.kind
+			maxCue = max(maxCue, len(strings.Fields(k)))
+		}
+	}
+	for _, w := range strings.Fields(stopwordList) {
+		stopwords[normWord(w)] = true
+	}
+	for _, w := range strings.Fields(vagueList) {
+		vague[normWord(w)] = true
+	}
+}

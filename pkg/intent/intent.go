@@ -1,0 +1,88 @@
+// Package intent is recmem's LLM-free instruction interpreter: it turns what
+// a user types to steer recommendations ("no Halo", "I only play on
+// PlayStation 2", "Mario, but not Mario Kart") into a structured Intent that
+// the ranker keeps and the user can read back.
+//
+// An Intent has hard parts (Only: keep only items that meet them; Exclude:
+// never show items that meet them), soft parts (Prefer: put items that meet
+// them first; Avoid: put them last) and the words it could not ground
+// (Unknown), which are never turned into a positive match.
+//
+// Parsing is a left-to-right scan over the instruction's words with a scope
+// (positive, exclude, avoid, only) set by cues (grammar.go): negations and
+// exclusivity open a scope, "but" and hard punctuation close it, and a list
+// ("no Halo, Gears or Destiny") keeps it open while entities follow. Words are
+// grounded by the Linker in the catalog's own facet values, the domain
+// table's aliases, and, when no facet matches, in title phrases. The same
+// input and catalog give the same Intent on every host: no maps are iterated
+// in output order, no floating point is used.
+package intent
+
+import "strings"
+
+// Clause is one grounded part of an intent: an entity and the words it was
+// read from.
+type Clause struct {
+	Facet string `json:"facet"`
+	Value string `json:"value"`
+	Text  string `json:"text"`
+	key   string // the value's normalized phrase
+	seq   int    // the parser's number of a plain mention
+}
+
+// Label is how a clause is shown: the value, or for a title phrase the
+// words as typed.
+func (c Clause) Label() string {
+	if c.Facet == "title" {
+		return c.Text
+	}
+	return c.Value
+}
+
+// Intent is an instruction as understood.
+type Intent struct {
+	Only    []Clause `json:"only"`
+	Exclude []Clause `json:"exclude"`
+	Prefer  []Clause `json:"prefer"`
+	Avoid   []Clause `json:"avoid"`
+	// Unknown lists the words (as typed) that could not be grounded in the
+	// catalog, in order, each once.
+	Unknown []string `json:"unknown"`
+	// Conflicts explains each contradiction and how it was settled.
+	Conflicts []string `json:"conflicts"`
+	// Notes say what else the reader should know (an empty instruction, a
+	// negation with nothing after it, an "only" that could not be grounded).
+	Notes []string `json:"notes"`
+	// Positive and Negative are the ungrounded words of the positive and
+	// the negated scopes: the ranker uses them as soft word-vector signals
+	// (a negated word never adds score).
+	Positive []string `json:"-"`
+	Negative []string `json:"-"`
+}
+
+// Empty reports whether the intent asks nothing of the ranker.
+func (in *Intent) Empty() bool {
+	return len(in.Only)+len(in.Exclude)+len(in.Prefer)+len(in.Avoid)+len(in.Positive)+len(in.Negative) == 0
+}
+
+// Hard reports whether the intent has hard constraints.
+func (in *Intent) Hard() bool { return len(in.Only)+len(in.Exclude) > 0 }
+
+// Summary is the intent in one line, as the chips show it: "only: PlayStation
+// 4 · not: Halo · prefer: Zelda · avoid: Mario · not understood: shooters".
+func (in *Intent) Summary() string {
+	var parts []string
+	add := func(name string, cs []Clause) {
+		for _, c := range cs {
+			parts = append(parts, name+": "+c.Label())
+		}
+	}
+	add("only", in.Only)
+	add("not", in.Exclude)
+	add("prefer", in.Prefer)
+	add("avoid", in.Avoid)
+	if len(in.Unknown) > 0 {
+		parts = append(parts, "not understood: "+strings.Join(in.Unknown, ", "))
+	}
+	return strings.Join(parts, " · ")
+}

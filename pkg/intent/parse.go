@@ -1,0 +1,507 @@
+package intent
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Limits of what one intent reports, so that a 4,000-byte instruction gives
+// a readable answer.
+const (
+	maxClauses = 50
+	maxUnknown = 30
+)
+
+type scope int
+
+const (
+	scopePositive scope = iota
+	scopeExclude
+	scopeAvoid
+	scopeOnly
+	scopePrefer
+)
+
+// parser is one Parse in progress.
+type parser struct {
+	l    *Linker
+	x    *Extra
+	toks []token
+	in   Intent
+	mode scope
+	// cue is the words of the cue that opened the current scope, and
+	// cueUsed whether anything followed it.
+	cue     string
+	cueUsed bool
+	// recent indexes the Prefer clauses added since the last boundary: a
+	// closing "only" ("Halo only") turns them into Only clauses.
+	recent []int
+	// plain and prevPlain are the sequence numbers of the plain mentions
+	// (Only clauses of the positive scope) of this sentence and of the
+	// previous one: a negation with nothing after it applies to them
+	// ("Destiny is not for me", "Borderlands? Not interested.").
+	plain, prevPlain []int
+	seq              int
+}
+
+// Parse interprets an instruction against the linker's catalog, plus the
+// vocabulary x of the request's own candidate metadata (nil for none).
+// Deterministic; O(words · longest phrase) map lookups: about 10 µs for a
+// sentence (BenchmarkParse).
+func (l *Linker) Parse(text string, x *Extra) Intent {
+	p := &parser{l: l, x: x, toks: tokenize(text)}
+	p.in = Intent{Only: []Clause{}, Exclude: []Clause{}, Prefer: []Clause{}, Avoid: []Clause{},
+		Unknown: []string{}, Conflicts: []string{}, Notes: []string{}}
+	p.run()
+	p.settle()
+	return p.in
+}
+
+func (p *parser) isWord(i int) bool { return i < len(p.toks) && p.toks[i].mark == 0 }
+
+// skippable reports whether word i carries no constraint (a stopword or the
+// domain's filler).
+func (p *parser) skippable(i int) bool {
+	w := p.toks[i].norm
+	return stopwords[w] || p.l.filler[w]
+}
+
+func (p *parser) run() {
+	n := len(p.toks)
+	words := 0
+	for _, t := range p.toks {
+		if t.mark == 0 {
+			words++
+		}
+	}
+	if words == 0 {
+		p.note("no instruction: nothing to act on")
+		return
+	}
+	for i := 0; i < n; {
+		t := p.toks[i]
+		switch t.mark {
+		case '.':
+			p.closeScope()
+			if len(p.plain) > 0 {
+				p.prevPlain = p.plain
+			}
+			p.plain = nil
+			i++
+			continue
+		case ',':
+			// A list goes on after a comma when an entity follows at once.
+			if p.mode != scopePositive && p.listGoesOn(i+1) {
+				i++
+				continue
+			}
+			p.closeScope()
+			i++
+			continue
+		}
+		// A name of two or more words wins over a cue it starts with
+		// ("Just Dance", "No More Heroes").
+		if k, ents := p.entity(i, 2); k > 0 {
+			p.add(i, k, ents)
+			i += k
+			continue
+		}
+		if k, kind := p.cueAt(i); k > 0 {
+			p.onCue(i, k, kind)
+			i += k
+			continue
+		}
+		if p.skippable(i) {
+			i++
+			continue
+		}
+		if k, ents := p.entity(i, 1); k > 0 {
+			p.add(i, k, ents)
+			i += k
+			continue
+		}
+		p.unknown(t)
+		i++
+	}
+	p.closeScope()
+	if p.in.Empty() && len(p.in.Unknown) == 0 && len(p.in.Notes) == 0 {
+		p.note("only common words: nothing to act on")
+	}
+}
+
+func (p *parser) note(s string) {
+	for _, n := range p.in.Notes {
+		if n == s {
+			return
+		}
+	}
+	p.in.Notes = append(p.in.Notes, s)
+}
+
+// closeScope ends the current scope at a boundary. A negation followed by
+// nothing applies to the plain mentions before it, in its sentence or else
+// in the one before.
+func (p *parser) closeScope() {
+	if p.mode != scopePositive && !p.cueUsed && p.cue != "" {
+		targets := p.plain
+		if len(targets) == 0 {
+			targets = p.prevPlain
+		}
+		if (p.mode == scopeExclude || p.mode == scopeAvoid) && len(targets) > 0 {
+			p.negateBefore(targets)
+			p.plain, p.prevPlain = nil, nil
+		} else {
+			p.note(fmt.Sprintf("%q is followed by nothing to act on", p.cue))
+		}
+	}
+	p.mode, p.cue, p.cueUsed, p.recent = scopePositive, "", false, nil
+}
+
+func (p *parser) span(i, k int) string {
+	ws := make([]string, 0, k)
+	for _, t := range p.toks[i : i+k] {
+		ws = append(ws, t.orig)
+	}
+	return strings.Join(ws, " ")
+}
+
+// cueAt returns the length and kind of the longest cue starting at word i.
+func (p *parser) cueAt(i int) (int, cueKind) {
+	for k := maxCue; k >= 1; k-- {
+		if i+k > len(p.toks) {
+			continue
+		}
+		ok := true
+		ws := make([]string, k)
+		for j := range k {
+			if !p.isWord(i + j) {
+				ok = false
+				break
+			}
+			ws[j] = p.toks[i+j].norm
+		}
+		if !ok {
+			continue
+		}
+		if kind, found := cues[strings.Join(ws, " ")]; found {
+			return k, kind
+		}
+	}
+	return 0, cueNone
+}
+
+func (p *parser) onCue(i, k int, kind cueKind) {
+	switch kind {
+	case cueExclude, cueAvoid:
+		p.closeScope()
+		p.mode = scopeExclude
+		if kind == cueAvoid {
+			p.mode = scopeAvoid
+		}
+		p.cue = p.span(i, k)
+	case cueOnly:
+		j := i + k
+		for p.isWord(j) && p.skippable(j) {
+			j++
+		}
+		if !p.isWord(j) { // "Halo only", "PS4 games only."
+			if len(p.recent) > 0 {
+				p.promote()
+			} else if p.mode == scopePositive && len(p.in.Only) == 0 {
+				p.note(fmt.Sprintf("%q is not attached to anything", p.span(i, k)))
+			}
+			return
+		}
+		recent := p.recent
+		p.closeScope()
+		p.recent = recent
+		p.mode = scopeOnly
+		p.cue = p.span(i, k)
+	case cuePrefer:
+		if p.mode == scopePositive {
+			p.mode = scopePrefer
+		}
+	case cueReset:
+		p.closeScope()
+	case cueJoin:
+		// A list goes on when an entity follows at once ("no Halo or
+		// Gears"); otherwise the scope ends ("no Halo and something
+		// for my Wii U").
+		if p.mode != scopePositive && !p.listGoesOn(i+k) {
+			if _, next := p.cueAt(i + k); next == cueNone {
+				p.closeScope()
+			}
+		}
+	}
+}
+
+// negateBefore moves the plain mentions numbered seqs from Only to the
+// current negative scope.
+func (p *parser) negateBefore(seqs []int) {
+	keep := p.in.Only[:0:0]
+	for _, c := range p.in.Only {
+		moved := false
+		for _, q := range seqs {
+			moved = moved || c.seq == q
+		}
+		switch {
+		case !moved:
+			keep = append(keep, c)
+		case p.mode == scopeAvoid:
+			p.in.Avoid = append(p.in.Avoid, c)
+		default:
+			p.in.Exclude = append(p.in.Exclude, c)
+		}
+	}
+	p.in.Only = keep
+}
+
+// listGoesOn reports whether an entity starts at token i, after an
+// article at most ("no Halo or the Sims", "not a PlayStation or a PC").
+func (p *parser) listGoesOn(i int) bool {
+	if p.entityLen(i) > 0 {
+		return true
+	}
+	if p.isWord(i) && articles[p.toks[i].norm] {
+		return p.entityLen(i+1) > 0
+	}
+	return false
+}
+
+var possessives = map[string]bool{"my": true, "our": true, "his": true, "her": true, "their": true, "your": true}
+
+var articles = map[string]bool{"a": true, "an": true, "the": true, "any": true, "my": true}
+
+// promote turns the Prefer clauses of the current clause into Only ones.
+func (p *parser) promote() {
+	keep := p.in.Prefer[:0:0]
+	moved := map[int]bool{}
+	for _, r := range p.recent {
+		moved[r] = true
+	}
+	for j, c := range p.in.Prefer {
+		if moved[j] {
+			p.in.Only = append(p.in.Only, c)
+		} else {
+			keep = append(keep, c)
+		}
+	}
+	p.in.Prefer = keep
+	p.recent = nil
+}
+
+// entityLen is the length of the entity that starts at token i, 0 if none.
+func (p *parser) entityLen(i int) int {
+	k, _ := p.entity(i, 1)
+	return k
+}
+
+// entity returns the longest grounded name of at least minLen words at word
+// i: a facet value or alias, or a title phrase (which needs more words than
+// the facet match to win, and, for a multi-word override of a cue, three).
+func (p *parser) entity(i, minLen int) (int, []Entity) {
+	if !p.isWord(i) {
+		return 0, nil
+	}
+	maxLen := max(p.l.maxPhrase, maxTitleGram)
+	if p.x != nil {
+		maxLen = max(maxLen, p.x.max)
+	}
+	ws := make([]string, 0, maxLen)
+	for j := i; j < len(p.toks) && len(ws) < maxLen && p.toks[j].mark == 0; j++ {
+		ws = append(ws, p.toks[j].norm)
+	}
+	facetLen, titleLen := 0, 0
+	var ents []Entity
+	for k := len(ws); k >= minLen && facetLen == 0; k-- {
+		if es := p.l.lookup(strings.Join(ws[:k], " "), p.x); len(es) > 0 {
+			facetLen, ents = k, es
+		}
+	}
+	titleMin := max(minLen, facetLen+1)
+	if minLen >= 2 {
+		titleMin = max(titleMin, 3)
+	}
+	for k := min(len(ws), maxTitleGram); k >= titleMin; k-- {
+		first, last := ws[0], ws[k-1]
+		if stopwords[last] || p.l.filler[last] || vague[first] || vague[last] || (k == 1 && len(first) < 2) {
+			continue
+		}
+		if minLen < 2 && (stopwords[first] || p.l.filler[first]) {
+			continue
+		}
+		if k == 1 && isNumber(first) && p.toks[i].orig == first {
+			continue // a bare number is no name; a roman numeral ("not XIII") may be
+		}
+		if k == 1 && i > 0 && possessives[p.toks[i-1].norm] && p.l.Common != nil && p.l.Common(first) {
+			continue // "for my son": a person, not a title word
+		}
+		if p.l.inTitles(ws[:k], p.x) {
+			titleLen = k
+			break
+		}
+	}
+	if titleLen > facetLen && !p.coveredByFacets(ws[:titleLen]) {
+		return titleLen, []Entity{{Facet: "title", Value: strings.Join(ws[:titleLen], " ")}}
+	}
+	if facetLen == 0 {
+		return 0, nil
+	}
+	// A phrase that names values of several facets keeps the first
+	// facet's (catalog values come before aliases).
+	out := ents[:0:0]
+	for _, e := range ents {
+		if e.Facet == ents[0].Facet {
+			out = append(out, e)
+		}
+	}
+	return facetLen, out
+}
+
+// coveredByFacets reports whether ws is a run of facet values and aliases
+// ("digital downloads", "PS4 accessories"): then those win over a title
+// phrase that happens to hold the same words.
+func (p *parser) coveredByFacets(ws []string) bool {
+	for i := 0; i < len(ws); {
+		k := 0
+		for n := len(ws) - i; n >= 1 && k == 0; n-- {
+			if len(p.l.lookup(strings.Join(ws[i:i+n], " "), p.x)) > 0 {
+				k = n
+			}
+		}
+		if k == 0 {
+			return false
+		}
+		i += k
+	}
+	return true
+}
+
+func isNumber(w string) bool {
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// add records the entities read from words i..i+k-1 in the current scope.
+func (p *parser) add(i, k int, ents []Entity) {
+	text := p.span(i, k)
+	p.cueUsed = true
+	for _, e := range ents {
+		c := Clause{Facet: e.Facet, Value: e.Value, Text: text, key: phraseKey(e.Value)}
+		if e.Facet == "title" {
+			c.key = e.Value
+			c.Value = text
+		}
+		switch p.mode {
+		case scopePositive:
+			// A plain request naming something the catalog has ("Zelda
+			// games", "something for my Wii U") is a filter.
+			p.seq++
+			c.seq = p.seq
+			p.plain = append(p.plain, p.seq)
+			p.in.Only = append(p.in.Only, c)
+		case scopePrefer:
+			p.recent = append(p.recent, len(p.in.Prefer))
+			p.in.Prefer = append(p.in.Prefer, c)
+		case scopeExclude:
+			p.in.Exclude = append(p.in.Exclude, c)
+		case scopeAvoid:
+			p.in.Avoid = append(p.in.Avoid, c)
+		case scopeOnly:
+			p.in.Only = append(p.in.Only, c)
+		}
+	}
+}
+
+// unknown records a word that could not be grounded. It is never a
+// positive match: it is reported, and kept only as a soft word-vector
+// signal of its scope.
+func (p *parser) unknown(t token) {
+	p.cueUsed = true
+	if len(p.in.Unknown) < maxUnknown {
+		seen := false
+		for _, u := range p.in.Unknown {
+			seen = seen || u == t.orig
+		}
+		if !seen {
+			p.in.Unknown = append(p.in.Unknown, t.orig)
+		}
+	} else {
+		p.note(fmt.Sprintf("more than %d words not understood: the rest are not listed", maxUnknown))
+	}
+	switch p.mode {
+	case scopeExclude, scopeAvoid:
+		p.in.Negative = append(p.in.Negative, t.norm)
+	case scopeOnly:
+		p.note(fmt.Sprintf("%q after %q matches nothing in the catalog: used as a soft preference, not as a constraint", t.orig, p.cue))
+		p.in.Positive = append(p.in.Positive, t.norm)
+	default:
+		p.in.Positive = append(p.in.Positive, t.norm)
+	}
+}
+
+// settle removes duplicates, settles contradictions (an exclusion wins over
+// an "only" or a preference of the same thing; an "only" over an avoidance)
+// and bounds the lists.
+func (p *parser) settle() {
+	in := &p.in
+	same := func(a, b Clause) bool { return a.key == b.key }
+	dedupe := func(cs []Clause) []Clause {
+		out := cs[:0:0]
+		for _, c := range cs {
+			dup := false
+			for _, o := range out {
+				dup = dup || (o.Facet == c.Facet && o.key == c.key)
+			}
+			if !dup {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	in.Only, in.Exclude, in.Prefer, in.Avoid = dedupe(in.Only), dedupe(in.Exclude), dedupe(in.Prefer), dedupe(in.Avoid)
+	drop := func(cs []Clause, against []Clause, say func(c, o Clause) string) []Clause {
+		out := cs[:0:0]
+		for _, c := range cs {
+			hit := -1
+			for j, o := range against {
+				if same(c, o) {
+					hit = j
+					break
+				}
+			}
+			if hit < 0 {
+				out = append(out, c)
+				continue
+			}
+			if say != nil {
+				in.Conflicts = append(in.Conflicts, say(c, against[hit]))
+			}
+		}
+		return out
+	}
+	in.Only = drop(in.Only, in.Exclude, func(c, o Clause) string {
+		return fmt.Sprintf("conflict: %q and %q contradict each other; the exclusion is kept, so no %s item is shown", "only "+c.Label(), "not "+o.Label(), o.Label())
+	})
+	in.Prefer = drop(in.Prefer, in.Exclude, func(c, o Clause) string {
+		return fmt.Sprintf("conflict: %q is both asked for and excluded; the exclusion is kept", c.Text)
+	})
+	in.Prefer = drop(in.Prefer, in.Only, nil)
+	in.Avoid = drop(in.Avoid, in.Exclude, nil)
+	in.Avoid = drop(in.Avoid, in.Only, func(c, o Clause) string {
+		return fmt.Sprintf("conflict: %q is both required and to be avoided; the requirement is kept", c.Text)
+	})
+	in.Prefer = drop(in.Prefer, in.Avoid, func(c, o Clause) string {
+		return fmt.Sprintf("conflict: %q is both asked for and to be avoided; the avoidance is kept", c.Text)
+	})
+	for _, cs := range []*[]Clause{&in.Only, &in.Exclude, &in.Prefer, &in.Avoid} {
+		if len(*cs) > maxClauses {
+			*cs = (*cs)[:maxClauses]
+			p.note(fmt.Sprintf("more than %d constraints of one kind: the first %d are kept", maxClauses, maxClauses))
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package intent
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Table is the per-domain knowledge the interpreter needs besides the
+// catalog's own facet values. It ships with the catalog asset (the JSON
+// catalog's "intent" field) or beside it as a file, never in the ranker:
+//
+//	{"aliases": {"platform": {"PS4": ["PlayStation 4"], "Xbox": ["Xbox", "Xbox 360", "Xbox One"]}},
+//	 "filler": ["game", "games", "title"],
+//	 "title_facets": ["series"]}
+//
+// Aliases map what users type to one or more values of a facet; an alias
+// naming several values stands for the family (any of them). Filler words are
+// the domain's words that name the kind of thing recommended ("games") and
+// carry no constraint. A title facet is one whose values are also read from
+// titles: an item meets "series Halo" when its series is Halo or its title
+// holds the phrase (a series derived from titles misses "Halo Wars").
+type Table struct {
+	Aliases     map[string]map[string][]string `json:"aliases,omitempty"`
+	Filler      []string                       `json:"filler,omitempty"`
+	TitleFacets []string                       `json:"title_facets,omitempty"`
+}
+
+// Limits of a table: it is data shipped with a catalog, so it is bounded.
+const (
+	maxAliases    = 5000
+	maxAliasBytes = 200
+)
+
+// ErrTable is wrapped by every table decoding error.
+var ErrTable = errors.New("intent: bad table")
+
+// ParseTable reads a table from JSON, refusing unknown fields, empty names
+// and oversized entries; the error names the field. O(size).
+func ParseTable(b []byte) (*Table, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var t Table
+	if err := dec.Decode(&t); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrTable, err)
+	}
+	if err := t.Check(); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// Check validates a table already decoded (for example as part of a catalog).
+func (t *Table) Check() error {
+	n := 0
+	for facet, m := range t.Aliases {
+		if facet == "" {
+			return fmt.Errorf("%w: aliases: empty facet name", ErrTable)
+		}
+		for alias, values := range m {
+			n++
+			switch {
+			case n > maxAliases:
+				return fmt.Errorf("%w: aliases: more than %d", ErrTable, maxAliases)
+			case len(phraseKey(alias)) == 0 || len(alias) > maxAliasBytes:
+				return fmt.Errorf("%w: aliases.%s: alias %q is empty or longer than %d bytes", ErrTable, facet, alias, maxAliasBytes)
+			case len(values) == 0:
+				return fmt.Errorf("%w: aliases.%s.%s: no value", ErrTable, facet, alias)
+			}
+			for _, v := range values {
+				if len(phraseKey(v)) == 0 || len(v) > maxAliasBytes {
+					return fmt.Errorf("%w: aliases.%s.%s: value %q is empty or longer than %d bytes", ErrTable, facet, alias, v, maxAliasBytes)
+				}
+			}
+		}
+	}
+	for i, f := range t.Filler {
+		if len(phraseKey(f)) == 0 || len(f) > maxAliasBytes {
+			return fmt.Errorf("%w: filler[%d]: %q is empty or too long", ErrTable, i, f)
+		}
+	}
+	return nil
+}

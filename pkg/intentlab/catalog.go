@@ -1,0 +1,118 @@
+package intentlab
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/recmem/recmem/pkg/engine"
+)
+
+// PageCandidates is how many candidates the page ranks: the most popular
+// items the user has not acted on, at most this many.
+const PageCandidates = 1000
+
+// Item is one catalog item as the cases judge it: its id, its metadata by
+// field name (the demo catalog's title, platform, kind, format and series; a
+// field the item lacks is "") and its popularity.
+type Item struct {
+	ID     string
+	Fields map[string]string
+	Pop    int
+}
+
+// RankerSpec is web/catalog/games-ranker.json: how the page turns the demo
+// catalog into the ranker's catalog (its metadata columns and the weights).
+type RankerSpec struct {
+	Comment   string                     `json:"comment"`
+	MetaNames []string                   `json:"meta_names"`
+	Weights   map[string]json.RawMessage `json:"weights"`
+}
+
+// Catalog is what a run ranks over: the items, the page's ranker spec, the
+// interpreter's table for the domain (web/catalog/games-intent.json) and the
+// data set name the catalog carries.
+type Catalog struct {
+	Items   []Item
+	Spec    RankerSpec
+	Intent  json.RawMessage
+	Dataset string
+}
+
+// JSON is the catalog load_catalog reads, built as the page builds it
+// (web/app/games.js): each item's values of the spec's metadata columns and
+// its popularity, the spec's weights and the intent table.
+// O(items · columns).
+func (c Catalog) JSON() ([]byte, error) {
+	type item struct {
+		ID   string   `json:"id"`
+		Meta []string `json:"meta"`
+		Pop  int      `json:"pop"`
+	}
+	out := struct {
+		Format    string                     `json:"format"`
+		Version   int                        `json:"version"`
+		Dataset   string                     `json:"dataset"`
+		MetaNames []string                   `json:"meta_names"`
+		Dim       int                        `json:"dim"`
+		Items     []item                     `json:"items"`
+		Weights   map[string]json.RawMessage `json:"weights"`
+		Intent    json.RawMessage            `json:"intent,omitempty"`
+	}{Format: "recmem.catalog", Version: 1, Dataset: c.Dataset, MetaNames: c.Spec.MetaNames, Weights: c.Spec.Weights, Intent: c.Intent}
+	for _, it := range c.Items {
+		m := make([]string, len(c.Spec.MetaNames))
+		for k, n := range c.Spec.MetaNames {
+			m[k] = it.Fields[n]
+		}
+		out.Items = append(out.Items, item{ID: it.ID, Meta: m, Pop: it.Pop})
+	}
+	return json.Marshal(out)
+}
+
+// load builds c and loads it into the engine behind x.
+func (c Catalog) load(x engine.Caller) error {
+	b, err := c.JSON()
+	if err != nil {
+		return fmt.Errorf("intentlab: catalog: %w", err)
+	}
+	_, err = engine.LoadCatalog.Call(x, engine.Raw(b))
+	return err
+}
+
+// popular returns a copy of items, the most popular first; ties in id order
+// (a shorter id first, as numbers order). O(n log n).
+func popular(items []Item) []Item {
+	order := make([]Item, len(items))
+	copy(order, items)
+	sort.SliceStable(order, func(a, b int) bool {
+		if order[a].Pop != order[b].Pop {
+			return order[a].Pop > order[b].Pop
+		}
+		return idLess(order[a].ID, order[b].ID)
+	})
+	return order
+}
+
+// idLess orders ids as numbers when they are digits: by length, then
+// bytes.
+func idLess(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+// candidates are the page's: the first PageCandidates items of order that
+// skip does not hold. O(len(order)).
+func candidates(order []Item, skip map[string]bool) []engine.RankCandidate {
+	var out []engine.RankCandidate
+	for _, it := range order {
+		if len(out) == PageCandidates {
+			break
+		}
+		if !skip[it.ID] {
+			out = append(out, engine.RankCandidate{ID: it.ID})
+		}
+	}
+	return out
+}

@@ -1,0 +1,291 @@
+package intentlab
+
+import (
+	"fmt"
+
+	"github.com/recmem/recmem/pkg/engine"
+	"github.com/recmem/recmem/pkg/memory"
+	"github.com/recmem/recmem/pkg/rec"
+)
+
+// DefaultHistory is how many items the user who pulls against an
+// instruction has liked.
+const DefaultHistory = 8
+
+// Options configure Evaluate and TargetAware. The zero value runs every case
+// and every user with the defaults, silently.
+type Options struct {
+	// Split is which cases and Games-6k users run: "dev", "heldout" (the
+	// fifth set aside before any tuning, rec.HeldOut) or "all"; "" is "all".
+	Split string
+	// History is how many items the user who pulls against the instruction
+	// has liked: the most popular that break it. 0 means DefaultHistory.
+	History int
+	// Failures lists the development lists that broke their instruction
+	// (Report.Failures; never held-out ones).
+	Failures bool
+	// Users bounds TargetAware to the first Users users of the split; 0 (or
+	// less) means all of them.
+	Users int
+	// Progress, when set, is told how far a run has come.
+	Progress func(string)
+}
+
+// split is o.Split checked, "" read as "all".
+func (o Options) split() (string, error) {
+	switch o.Split {
+	case "", "all":
+		return "all", nil
+	case "dev", "heldout":
+		return o.Split, nil
+	}
+	return "", fmt.Errorf("intentlab: split: %q is not dev, heldout or all", o.Split)
+}
+
+// keeps says whether split runs an id that is (or is not) held out.
+func keeps(split string, heldOut bool) bool {
+	return !(split == "dev" && heldOut) && !(split == "heldout" && !heldOut)
+}
+
+func (o Options) progress(s string) {
+	if o.Progress != nil {
+		o.Progress(s)
+	}
+}
+
+// Report is what Evaluate measured (the JSON output of recmem eval
+// instructions). The top-level figures are over the cases of the split; dev
+// and heldout break them down. The command fills Catalog, Seconds and, with
+// AddTargetAware, the target-aware check.
+type Report struct {
+	Cases         int               `json:"cases"`
+	Lists         int               `json:"lists"`
+	P10           float64           `json:"p10"`
+	Perfect       float64           `json:"perfect"`
+	BaselineP10   float64           `json:"baseline_p10"`
+	Relaxed       float64           `json:"relaxed"`
+	RelaxedLists  int               `json:"relaxed_lists"`
+	UnknownRate   float64           `json:"unknown_rate"`
+	ByKind        map[string]Scores `json:"by_kind"`
+	ByUser        map[string]Scores `json:"by_user"`
+	Dev           *Scores           `json:"dev,omitempty"`
+	HeldOut       *Scores           `json:"heldout,omitempty"`
+	HR1Instructed *float64          `json:"hr@1_instructed"`
+	HR1Plain      *float64          `json:"hr@1_plain"`
+	TargetAware   *TargetReport     `json:"target_aware,omitempty"`
+	Split         string            `json:"split"`
+	Catalog       string            `json:"catalog"`
+	Candidates    int               `json:"candidates"`
+	Seconds       float64           `json:"seconds"`
+	Failures      []Failure         `json:"failures,omitempty"`
+}
+
+// AddTargetAware puts t in r, its HR@1 figures at the top level too.
+func (r *Report) AddTargetAware(t *TargetReport) {
+	r.TargetAware = t
+	r.HR1Instructed, r.HR1Plain = &t.HR1Instructed, &t.HR1Plain
+}
+
+// Failure is one development list that broke its instruction.
+type Failure struct {
+	ID          string   `json:"id"`
+	User        string   `json:"user"`
+	Instruction string   `json:"instruction"`
+	P10         float64  `json:"p10"`
+	Understood  string   `json:"understood"`
+	Violating   []string `json:"violating"`
+}
+
+// Users are the two users each case is ranked for: a new user, and one whose
+// history pulls against the instruction.
+var Users = []string{"new", "against"}
+
+// Evaluate ranks each case of the split on cat, loaded into the engine
+// behind x, for each of Users, with and without the instruction, and
+// reports the share of each top 10 that meets the case's gold predicate.
+// The candidates are the page's (PageCandidates). Cost: per case, two
+// resets, a history of o.History signals and a forced maintenance, and three
+// rank calls over the candidates (the new user's plain list is ranked once).
+func Evaluate(x engine.Caller, cat Catalog, cases []Case, o Options) (*Report, error) {
+	split, err := o.split()
+	if err != nil {
+		return nil, err
+	}
+	if err := cat.load(x); err != nil {
+		return nil, err
+	}
+	ev := evaluation{x: x, o: o, order: popular(cat.Items), fields: map[string]map[string]string{},
+		kinds: map[string]*Tally{}, users: map[string]*Tally{}}
+	if ev.o.History == 0 {
+		ev.o.History = DefaultHistory
+	}
+	for _, it := range cat.Items {
+		ev.fields[it.ID] = it.Fields
+	}
+	ran := 0
+	for _, c := range cases {
+		if !keeps(split, rec.HeldOut(c.ID)) {
+			continue
+		}
+		ran++
+		if ran%50 == 0 {
+			o.progress(fmt.Sprintf("%d cases", ran))
+		}
+		for _, who := range Users {
+			if err := ev.rank(c, who); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return ev.report(split), nil
+}
+
+// evaluation is one run of Evaluate.
+type evaluation struct {
+	x            engine.Caller
+	o            Options
+	order        []Item                       // the most popular first
+	fields       map[string]map[string]string // item id -> metadata
+	all, dev, ho Tally
+	kinds, users map[string]*Tally
+	unknown      int      // cases whose instruction had words not understood
+	newBase      []string // the new user's list without instruction
+	failures     []Failure
+}
+
+// rank ranks case c for user who, with and without its instruction, and
+// counts both lists.
+func (ev *evaluation) rank(c Case, who string) error {
+	var history []memory.Signal
+	var skip map[string]bool
+	if who == "against" {
+		history, skip = against(ev.order, c.Gold, ev.o.History)
+	}
+	if err := replay(ev.x, history); err != nil {
+		return err
+	}
+	cands := candidates(ev.order, skip)
+	with, err := engine.Rank.Call(ev.x, engine.RankInput{Candidates: cands, Instruction: &c.Instruction, K: 10})
+	if err != nil {
+		return fmt.Errorf("case %s: %w", c.ID, err)
+	}
+	base := ev.newBase
+	if who != "new" || base == nil {
+		plain, err := engine.Rank.Call(ev.x, engine.RankInput{Candidates: cands, K: 10})
+		if err != nil {
+			return err
+		}
+		base = ids(plain)
+		if who == "new" {
+			ev.newBase = base
+		}
+	}
+	p, bad := Share(ids(with), ev.fields, c.Gold)
+	bp, _ := Share(base, ev.fields, c.Gold)
+	relaxed := with.Relaxed != nil && len(*with.Relaxed) > 0
+	ev.all.Add(c.ID, p, bp, relaxed)
+	if rec.HeldOut(c.ID) {
+		ev.ho.Add(c.ID, p, bp, relaxed)
+	} else {
+		ev.dev.Add(c.ID, p, bp, relaxed)
+		if ev.o.Failures && p < 1 {
+			ev.failures = append(ev.failures, Failure{ID: c.ID, User: who, Instruction: c.Instruction, P10: p, Violating: bad})
+		}
+	}
+	tally(ev.kinds, c.Kind).Add(c.ID, p, bp, relaxed)
+	tally(ev.users, who).Add(c.ID, p, bp, relaxed)
+	if who == "new" && with.Understood != nil && len(with.Understood.Unknown) > 0 {
+		ev.unknown++
+	}
+	return nil
+}
+
+// tally is m[key], made when missing.
+func tally(m map[string]*Tally, key string) *Tally {
+	if m[key] == nil {
+		m[key] = &Tally{}
+	}
+	return m[key]
+}
+
+// report gathers the tallies.
+func (ev *evaluation) report(split string) *Report {
+	s := ev.all.Scores()
+	r := &Report{Split: split, ByKind: map[string]Scores{}, ByUser: map[string]Scores{},
+		Cases: s.Cases, Lists: s.Lists, P10: s.P10, Perfect: s.Perfect, BaselineP10: s.BaselineP10,
+		RelaxedLists: s.Relaxed, Relaxed: Ratio(float64(s.Relaxed), s.Lists),
+		UnknownRate: Ratio(float64(ev.unknown), s.Cases),
+		Candidates:  min(PageCandidates, len(ev.order)), Failures: ev.failures}
+	for k, t := range ev.kinds {
+		r.ByKind[k] = t.Scores()
+	}
+	for k, t := range ev.users {
+		r.ByUser[k] = t.Scores()
+	}
+	if ev.dev.Lists() > 0 {
+		d := ev.dev.Scores()
+		r.Dev = &d
+	}
+	if ev.ho.Lists() > 0 {
+		h := ev.ho.Scores()
+		r.HeldOut = &h
+	}
+	return r
+}
+
+// ids are a ranking's item ids, in order.
+func ids(o engine.RankOutput) []string {
+	var out []string
+	for _, r := range o.Ranking {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+// against is a history that pulls against gold: the first n items of order
+// that break it, liked one day apart from rec.Epoch, with the ids it holds.
+// O(len(order)).
+func against(order []Item, gold *Gold, n int) ([]memory.Signal, map[string]bool) {
+	var sigs []memory.Signal
+	skip := map[string]bool{}
+	for _, it := range order {
+		if len(sigs) == n {
+			break
+		}
+		if gold.Holds(it.Fields) {
+			continue
+		}
+		skip[it.ID] = true
+		sigs = append(sigs, signal(it, "u", "like", len(sigs), false))
+	}
+	return sigs, skip
+}
+
+// signal is user's action on it, day days after rec.Epoch, with its
+// metadata but the format (and a kind "game" too when plainGame, the kind
+// that says nothing in Games-6k).
+func signal(it Item, user, action string, day int, plainGame bool) memory.Signal {
+	meta := map[string][]string{}
+	for f, v := range it.Fields {
+		if v != "" && f != "format" && !(plainGame && f == "kind" && v == "game") {
+			meta[f] = []string{v}
+		}
+	}
+	return memory.Signal{User: user, Item: it.ID, Action: action, Meta: meta, Time: rec.Epoch + int64(day)*86400}
+}
+
+// replay starts an empty memory with room for every event (rec.DefaultEventCap)
+// and, when history holds signals, records them and forces a maintenance.
+func replay(x engine.Caller, history []memory.Signal) error {
+	if _, err := engine.Reset.Call(x, engine.ResetInput{Config: memory.Config{EventCap: rec.DefaultEventCap}}); err != nil {
+		return err
+	}
+	if len(history) == 0 {
+		return nil
+	}
+	if _, err := engine.Record.Call(x, engine.RecordInput{Signals: history, Maintain: "none"}); err != nil {
+		return err
+	}
+	_, err := engine.Maintain.Call(x, engine.MaintainInput{Scheduler: "fixed", Force: true})
+	return err
+}

@@ -1,0 +1,438 @@
+package slate
+
+// Retrieval: the per-request scores of every unit that the pool and the
+// features reuse. BM25 of units and sessions, dense cosines, word alignment,
+// a second hop expanded from the first hop's best units, an expansion through
+// word-vector neighbours, and their reciprocal rank fusion; then the pool
+// (the fused list's head plus the neighbours of its best units as context).
+
+import (
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/recmem/recmem/pkg/text"
+	"github.com/recmem/recmem/pkg/vector"
+)
+
+// noRank marks a unit absent from a ranked list.
+const noRank = -1
+
+// retrieval holds the per-request scores of every unit, in slices indexed by
+// the unit's position in the store (entry.pos) or by the session's position
+// (session.pos): no map is touched per unit.
+type retrieval struct {
+	q          *query
+	bm25       []float64 // by unit
+	bm25Rank   []int32   // noRank when no query term matches
+	maxBM25    float64
+	dense      []float64
+	denseRank  []int32
+	hop2Rank   []int32
+	sess       []float64 // by session
+	sessRank   []int32
+	maxSess    float64
+	fused      []*entry  // best first
+	sessPos    []float64 // by session
+	maxsim     []float64
+	maxsimRank []int32
+	fusedRank  []int32
+	expandRank []int32
+	sessDense  []float64 // by session
+	sessMaxsim []float64 // by session
+	named      []bool    // by speaker id: named in the question
+	nNamed     int
+	qIDF       []float64 // IDF of each query term
+	ownRank    []int32   // by unit: rank in the named speakers' list (nil: none named)
+	expand     []float64 // by unit: BM25 of the expanded query (nil: no expansion)
+	maxExpand  float64
+}
+
+// Fusion constants: the k of reciprocal rank fusion (Cormack, Clarke and
+// Büttcher, SIGIR 2009) and how many first-hop units expand the second hop.
+const (
+	rrfK          = 60
+	hopUnits      = 3
+	hopTerms      = 12
+	hopWeight     = 0.5
+	contextTop    = 32
+	expandWeight  = 0.5
+	expandK       = 5
+	expandCos     = 0.55
+	contextSpan   = 2
+	speakerWeight = 1.0
+)
+
+// ranks returns n ranks, every unit unranked (noRank).
+func ranks(n int) []int32 {
+	r := make([]int32, n)
+	for i := range r {
+		r[i] = noRank
+	}
+	return r
+}
+
+// bm25Hits scores the units for terms and returns every hit's unit position
+// and score, the depth best first in order (the rest after them, unordered).
+func (s *Store) bm25Hits(terms []string, depth int) ([]int32, []float64) {
+	hits := s.units.ScoreTop(terms, depth)
+	pos := make([]int32, len(hits))
+	sc := make([]float64, len(hits))
+	for i, h := range hits {
+		pos[i] = int32(s.byKey[h.Doc].pos)
+		sc[i] = h.Score
+	}
+	return pos, sc
+}
+
+// retrieve scores every unit for q. With full false it computes only BM25,
+// dense and their reciprocal rank fusion (the baselines' needs); with full
+// true also every list and session score the learned ranker's pool and
+// features use. Cost O(postings of the query terms + units · dim + units ·
+// log units + vocabulary · query words · dim + words of all units · query
+// words).
+func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
+	n := len(s.entries)
+	depth := max(rankDepth, pool)
+	ns := len(s.sessions)
+	r := &retrieval{q: q, bm25: make([]float64, n), bm25Rank: ranks(n), dense: make([]float64, n),
+		denseRank: ranks(n), hop2Rank: ranks(n), sess: make([]float64, ns), sessRank: ranks(ns), sessPos: s.sessOrder}
+	fused := make([]float64, n)
+	hitPos, hitScore := s.bm25Hits(q.terms, depth)
+	for i, p := range hitPos {
+		r.bm25[p] = hitScore[i]
+		if i < depth {
+			r.bm25Rank[p] = int32(i)
+		}
+	}
+	if len(hitPos) > 0 {
+		r.maxBM25 = hitScore[0]
+	}
+	qv := s.table.Sentence(q.content)
+	for i, e := range s.entries {
+		r.dense[i] = vector.Dot(qv, e.vec)
+	}
+	denseOrder := rankOrder(r.dense, nil, depth)
+	for i, p := range denseOrder {
+		r.denseRank[p] = int32(i)
+	}
+	for i, h := range s.sessIx.Score(q.terms) {
+		p := s.sessKey[h.Doc].pos
+		r.sess[p] = h.Score
+		r.sessRank[p] = int32(i)
+		if i == 0 {
+			r.maxSess = h.Score
+		}
+	}
+	// First hop: reciprocal rank fusion of BM25 and dense.
+	for i, p := range hitPos[:min(depth, len(hitPos))] {
+		fused[p] += 1.0 / float64(rrfK+i+1)
+	}
+	for i, p := range denseOrder {
+		fused[p] += 1.0 / float64(rrfK+i+1)
+	}
+	if !full {
+		r.fused = s.atPositions(rankOrder(fused, nil, depth))
+		return r
+	}
+	r.qIDF = make([]float64, len(q.terms))
+	for i, t := range q.terms {
+		r.qIDF[i] = s.units.IDF(t)
+	}
+	// Word alignment over every unit, as a third list; with a speaker named
+	// in the question, that speaker's units ranked by alignment as a fourth.
+	r.maxsim = s.maxSims(q)
+	r.maxsimRank = ranks(n)
+	for i, p := range rankOrder(r.maxsim, nil, depth) {
+		fused[p] += 1.0 / float64(rrfK+i+1)
+		r.maxsimRank[p] = int32(i)
+	}
+	r.sessDense = make([]float64, ns)
+	r.sessMaxsim = make([]float64, ns)
+	for i, ss := range s.sessions {
+		r.sessDense[i] = vector.Dot(qv, ss.mean)
+	}
+	for i, e := range s.entries {
+		p := e.s.pos
+		r.sessMaxsim[p] = max(r.sessMaxsim[p], r.maxsim[i])
+	}
+	r.named, r.nNamed = s.named(q)
+	if r.nNamed > 0 {
+		var own []int32
+		for i, e := range s.entries {
+			if e.spk >= 0 && r.named[e.spk] {
+				own = append(own, int32(i))
+			}
+		}
+		r.ownRank = ranks(n)
+		for i, p := range rankOrder(r.maxsim, own, depth) {
+			fused[p] += speakerWeight / float64(rrfK+i+1)
+			r.ownRank[p] = int32(i)
+		}
+	}
+	// Word-vector expansion: each query word's nearest table words.
+	r.expandRank = ranks(n)
+	if exp := s.neighbourExpansion(q); len(exp) > len(q.terms) {
+		ep, es := s.bm25Hits(exp, depth)
+		r.expand = make([]float64, n)
+		for i, p := range ep {
+			r.expand[p] = es[i]
+		}
+		if len(es) > 0 {
+			r.maxExpand = es[0]
+		}
+		for i, p := range ep[:min(depth, len(ep))] {
+			r.expandRank[p] = int32(i)
+			fused[p] += expandWeight / float64(rrfK+i+1)
+		}
+	}
+	// Second hop: the query expanded with the rarest terms of the first hop's
+	// best units, fused in with a lower weight.
+	if exp := s.expand(q, s.atPositions(rankOrder(fused, nil, hopUnits))); len(exp) > 0 {
+		hp, _ := s.bm25Hits(exp, depth)
+		for i, p := range hp[:min(depth, len(hp))] {
+			r.hop2Rank[p] = int32(i)
+			fused[p] += hopWeight / float64(rrfK+i+1)
+		}
+	}
+	order := rankOrder(fused, nil, depth)
+	r.fused = s.atPositions(order)
+	r.fusedRank = ranks(n)
+	for i, p := range order {
+		r.fusedRank[p] = int32(i)
+	}
+	return r
+}
+
+// atPositions returns the units at the given store positions.
+func (s *Store) atPositions(ps []int32) []*entry {
+	out := make([]*entry, len(ps))
+	for i, p := range ps {
+		out[i] = s.entries[p]
+	}
+	return out
+}
+
+// maxSims returns every unit's word alignment with the query (vector.MaxSim
+// over the query's content words and the unit's words, weighted by IDF + 0.1),
+// by unit position, bit for bit. Each distinct query word is compared with
+// each store word once, into a table with one row of cosines per store word
+// (padded to a multiple of 4 with -Inf); a unit then takes, for each query
+// word, the best cosine among its distinct words, four query words at a time
+// in registers. Cost O(vocabulary · distinct query words · dim + words of all
+// units · distinct query words).
+func (s *Store) maxSims(q *query) []float64 {
+	out := make([]float64, len(s.entries))
+	nq := len(q.content)
+	if nq == 0 {
+		return out
+	}
+	// slot[i] is query word i's column among the distinct words.
+	slot := make([]int, nq)
+	var distinct []string
+	ws := make([]float64, nq)
+	var wsum float64
+	for i, w := range q.content {
+		slot[i] = slices.Index(distinct, w)
+		if slot[i] < 0 {
+			slot[i] = len(distinct)
+			distinct = append(distinct, w)
+		}
+		ws[i] = s.units.IDF(text.Stem(w)) + 0.1
+		wsum += ws[i]
+	}
+	if wsum == 0 {
+		return out
+	}
+	nd := len(distinct)
+	w4 := (nd + 3) &^ 3 // row width
+	dim := s.table.Dim()
+	// The query words' vectors, interleaved four at a time: qt[g·dim + 4k + j]
+	// is component k of distinct word g+j (zero for the padding words).
+	qt := make([]float64, w4*dim)
+	qv := make([][]float64, nd)
+	for j, w := range distinct {
+		v, _ := s.table.Word(w)
+		g, jj := j&^3, j&3
+		qv[j] = make([]float64, dim)
+		for k, x := range v {
+			qt[g*dim+4*k+jj] = float64(x)
+			qv[j][k] = float64(x)
+		}
+	}
+	// Full groups of four words, and a last group of three padded to four;
+	// one or two words left over go one at a time (vector.Dot64).
+	groups := nd &^ 3
+	if nd-groups == 3 {
+		groups = w4
+	}
+	// Row id holds vector.Dot of each query word with store word id: the
+	// same products summed in the same order, four words per pass.
+	sims := make([]float64, len(s.vocab)*w4)
+	for id := range len(s.vocab) {
+		wv := s.vvecs[id*dim : (id+1)*dim : (id+1)*dim]
+		row := sims[id*w4 : (id+1)*w4 : (id+1)*w4]
+		for g := 0; g < groups; g += 4 {
+			qg := qt[g*dim : (g+4)*dim : (g+4)*dim]
+			var a0, a1, a2, a3 float64
+			for k, x := range wv {
+				q := qg[4*k : 4*k+4 : 4*k+4]
+				a0 += q[0] * x
+				a1 += q[1] * x
+				a2 += q[2] * x
+				a3 += q[3] * x
+			}
+			row[g], row[g+1], row[g+2], row[g+3] = a0, a1, a2, a3
+		}
+		for j := groups; j < nd; j++ {
+			row[j] = vector.Dot64(qv[j], wv)
+		}
+		for j := nd; j < w4; j++ {
+			row[j] = math.Inf(-1)
+		}
+	}
+	best := make([]float64, w4)
+	for p, e := range s.entries {
+		if len(e.uwids) == 0 {
+			continue
+		}
+		for g := 0; g < w4; g += 4 {
+			b0, b1, b2, b3 := math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)
+			for _, id := range e.uwids {
+				o := int(id)*w4 + g
+				row := sims[o : o+4 : o+4]
+				b0 = larger(b0, row[0])
+				b1 = larger(b1, row[1])
+				b2 = larger(b2, row[2])
+				b3 = larger(b3, row[3])
+			}
+			best[g], best[g+1], best[g+2], best[g+3] = b0, b1, b2, b3
+		}
+		var sum float64
+		for i, j := range slot {
+			sum += ws[i] * best[j]
+		}
+		out[p] = sum / wsum
+	}
+	return out
+}
+
+// expand returns the query's terms plus the hopTerms terms of highest IDF
+// among the first hop's hopUnits best units that the query lacks.
+func (s *Store) expand(q *query, first []*entry) []string {
+	have := map[string]bool{}
+	for _, t := range q.terms {
+		have[t] = true
+	}
+	type tw struct {
+		t   string
+		idf float64
+	}
+	var cand []tw
+	for i := 0; i < hopUnits && i < len(first); i++ {
+		for _, t := range first[i].terms {
+			if !have[t] {
+				have[t] = true
+				cand = append(cand, tw{t, s.units.IDF(t)})
+			}
+		}
+	}
+	if len(cand) == 0 {
+		return nil
+	}
+	sort.SliceStable(cand, func(i, j int) bool { return cand[i].idf > cand[j].idf })
+	out := append([]string(nil), q.terms...)
+	for i := 0; i < hopTerms && i < len(cand); i++ {
+		out = append(out, cand[i].t)
+	}
+	return out
+}
+
+// pool returns the first n units of the fused list, plus the neighbours of the
+// contextTop best as context candidates, with their features.
+func (s *Store) pool(r *retrieval, n int, withFeatures bool) []*candidate {
+	m := min(n, len(r.fused))
+	// The candidates live in one array: m retrieved, at most 2·contextSpan
+	// context neighbours for each of the contextTop best.
+	store := make([]candidate, 0, m+2*contextSpan*min(contextTop, m))
+	out := make([]*candidate, 0, cap(store))
+	add := func(c candidate) {
+		store = append(store, c)
+		out = append(out, &store[len(store)-1])
+	}
+	in := make([]bool, len(s.entries))
+	for i, e := range r.fused[:m] {
+		add(candidate{e: e, fused: i})
+		in[e.pos] = true
+	}
+	var ar [2 * contextSpan]*entry
+	for i := 0; i < contextTop && i < len(out); i++ {
+		out[i].e.around(ar[:])
+		for _, x := range ar {
+			if x != nil && !in[x.pos] {
+				in[x.pos] = true
+				add(candidate{e: x, fused: n, context: true})
+			}
+		}
+	}
+	if !withFeatures {
+		return out
+	}
+	xs := make([]float64, len(out)*len(FeatureNames))
+	for i, c := range out {
+		c.x = xs[i*len(FeatureNames) : (i+1)*len(FeatureNames) : (i+1)*len(FeatureNames)]
+		s.features(r, c)
+	}
+	return out
+}
+
+func rr(rank []int32, p int, k float64) float64 {
+	i := rank[p]
+	if i == noRank {
+		return 0
+	}
+	return k / (k + float64(i))
+}
+
+// named marks, by speaker id, the speakers of the store's units whose name
+// has a word of the question, and counts them.
+func (s *Store) named(q *query) ([]bool, int) {
+	named := make([]bool, len(s.spkNames))
+	n := 0
+	for id, ws := range s.spkWords {
+		if s.spkUnits[id] == 0 {
+			continue
+		}
+	words:
+		for _, w := range ws {
+			for _, qw := range q.words {
+				if qw == w {
+					named[id] = true
+					n++
+					break words
+				}
+			}
+		}
+	}
+	return named, n
+}
+
+// neighbourExpansion returns the query's terms plus the stems of the expandK
+// nearest table words (cosine at least expandCos) of each query word. With
+// the embedded table's precomputed neighbour lists this costs O(query words
+// · expandK · dim); a table without lists is scanned, O(table · dim) per
+// query word.
+func (s *Store) neighbourExpansion(q *query) []string {
+	out := append([]string(nil), q.terms...)
+	for _, w := range q.content {
+		for _, n := range s.table.Neighbours(w, expandK, expandCos) {
+			if text.IsStopword(n) {
+				continue
+			}
+			if t := text.Stem(n); !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,108 @@
+// instruct.js: how the page shows what the module understood of the user's
+// instruction (rank's "understood", "kept" and "relaxed"): removable chips
+// under the instruction box, the words not understood, "nothing matches"
+// said plainly, and an offer to keep an exclusion as a standing "avoids"
+// preference (the memory's journaled user op "avoid"). Also the collapse of
+// near-duplicate editions in the shown list.
+import { $, h, fill } from './dom.js';
+
+const KINDS = [['only', 'only'], ['exclude', 'not'], ['prefer', 'prefer'], ['avoid', 'avoid']];
+
+// label is how a clause is shown: the value, or the typed words for a title
+// phrase (as pkg/intent's Clause.Label).
+export const label = (c) => (c.facet === 'title' ? c.text : c.value);
+
+// canonicalInstruction writes an understood intent back as an instruction
+// the interpreter reads the same way: the page puts it in the box when a
+// chip is removed. Words that were not understood are left out (they are
+// shown, never acted on as a match).
+export function canonicalInstruction(u) {
+  const parts = [];
+  // One "only" sentence: the interpreter groups its values by facet itself
+  // (either of one facet, all facets at once), as the user's words did.
+  const only = [...new Set((u.only ?? []).map(label))];
+  if (only.length) parts.push(`only ${only.join(' or ')}`);
+  for (const c of u.exclude ?? []) parts.push(`not ${label(c)}`);
+  for (const c of u.prefer ?? []) parts.push(`preferably ${label(c)}`);
+  for (const c of u.avoid ?? []) parts.push(`less ${label(c)}`);
+  return parts.join('. ');
+}
+
+// without returns the understood intent less one clause.
+function without(u, kind, i) {
+  const v = structuredClone(u);
+  v[kind].splice(i, 1);
+  return v;
+}
+
+// renderUnderstood fills #understood from rank's output. onInstruction(text)
+// is called with the rewritten instruction when a chip is removed;
+// onAvoid(clause) when the user keeps an exclusion for next time.
+export function renderUnderstood(out, { onInstruction, onAvoid, canAvoid, avoided }) {
+  const box = $('#understood');
+  const u = out?.understood;
+  if (!u) {
+    fill(box);
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const chips = [];
+  for (const [kind, word] of KINDS) {
+    (u[kind] ?? []).forEach((c, i) => {
+      chips.push(h('span', { class: `chip ${kind}`, dataset: { kind, facet: c.facet, value: c.value }, title: `${c.facet}: ${c.value} (from "${c.text}")` },
+        `${word}: ${label(c)}`,
+        h('button', { class: 'chip-x', 'aria-label': `remove ${word}: ${label(c)}`, onclick: () => onInstruction(canonicalInstruction(without(u, kind, i))) }, '×')));
+    });
+  }
+  for (const w of u.unknown ?? []) {
+    chips.push(h('span', { class: 'chip unknown', dataset: { kind: 'unknown' }, title: 'not found in this catalog: not used as a match' }, `not understood: ${w}`));
+  }
+  const lines = [];
+  if ((out.relaxed ?? []).length > 0) {
+    lines.push(h('p', { class: 'nothing', dataset: { relaxed: 'true' } },
+      `Nothing matches all of your instruction. ${out.relaxed.map((r) => `Dropped “${r.constraint === 'only' ? 'only' : 'not'} ${r.value}”`).join('; ')}, so the list below does not meet it.`));
+  } else if (out.kept === 0) {
+    lines.push(h('p', { class: 'nothing' }, 'Nothing matches your instruction.'));
+  } else if (Number.isFinite(out.kept) && out.kept < 10 && (u.only.length || u.exclude.length)) {
+    lines.push(h('p', { class: 'muted', dataset: { kept: String(out.kept) } }, `${out.kept} item${out.kept === 1 ? '' : 's'} match${out.kept === 1 ? 'es' : ''}.`));
+  }
+  for (const c of u.conflicts ?? []) lines.push(h('p', { class: 'conflict' }, c));
+  for (const n of u.notes ?? []) lines.push(h('p', { class: 'muted' }, n));
+  const offers = canAvoid ? (u.exclude ?? []).filter((c) => !avoided(c)).map((c) =>
+    h('button', { class: 'offer', dataset: { avoid: c.value }, onclick: () => onAvoid(c) }, `Always avoid ${label(c)}`)) : [];
+  if (offers.length) lines.push(h('p', { class: 'offers' }, 'Keep for next time: ', offers));
+  fill(box, chips.length ? h('div', { class: 'chips' }, chips) : h('p', { class: 'muted' }, 'Understood: nothing to act on.'), lines);
+}
+
+// editionKey is a title with what tells editions of one game apart removed:
+// the platform suffix, bracketed notes and edition words. "Halo 3", "Halo 3 -
+// Xbox 360" and "Halo 3 Limited Edition" share one key.
+export function editionKey(title) {
+  let t = String(title).toLowerCase();
+  const dash = t.lastIndexOf(' - ');
+  if (dash > 0) t = t.slice(0, dash);
+  return t.replace(/\(.*?\)|\[.*?\]/g, ' ')
+    .replace(/\b(limited|collector'?s|standard|special|deluxe|legendary|gold|complete|game of the year|goty|day one|launch|premium|ultimate|anniversary|definitive)\s+edition\b/g, ' ')
+    .replace(/\b(greatest hits|platinum hits|player'?s choice|nintendo selects|essentials|physical disc|digital code|pre-?load)\b/g, ' ')
+    .replace(/\b(playstation ?[2-4]|ps[2-4]|xbox( one| 360)?|nintendo (wii u|wii|3ds|ds|switch)|wii u|wii|pc)\b/g, ' ')
+    .replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+// collapseEditions keeps the best-ranked edition of each game and the first
+// k games, noting on each how many other editions were folded into it.
+export function collapseEditions(ranking, titleOf, k) {
+  const seen = new Map();
+  const out = [];
+  for (const r of ranking) {
+    const key = editionKey(titleOf(r.id) ?? r.id) || r.id;
+    if (seen.has(key)) {
+      seen.get(key).editions += 1;
+      continue;
+    }
+    const x = { ...r, editions: 0 };
+    seen.set(key, x);
+    if (out.length < k) out.push(x);
+  }
+  return out;
+}
