@@ -22,7 +22,8 @@ const (
 )
 
 // recordedRun is one line of a recordings directory's runs.json: the eval rec
-// configuration a recording was made with.
+// configuration a recording was made with (no file: the same configuration
+// LLM-free, the baseline of the comparison).
 type recordedRun struct {
 	Name      string   `json:"name"`
 	File      string   `json:"file"`
@@ -85,7 +86,10 @@ func TestRecordedModel(t *testing.T) {
 				cases := all[:r.Users]
 				var got [2][]byte
 				for i, native := range []bool{false, true} {
-					lf := llmFlags{spec: "replay:" + filepath.Join(dir, r.File), steps: strings.Join(r.Steps, ",")}
+					lf := llmFlags{} // no file: the LLM-free run on the same users
+					if r.File != "" {
+						lf = llmFlags{spec: "replay:" + filepath.Join(dir, r.File), steps: strings.Join(r.Steps, ",")}
+					}
 					set, err := lf.open()
 					if err != nil {
 						t.Fatal(err)
@@ -97,8 +101,10 @@ func TestRecordedModel(t *testing.T) {
 					}
 					s := acc.Scores()
 					res := replayResult{HR1: s.HR1, HR5: s.HR5, NDCG5: s.NDCG5, NDCG10: s.NDCG10, Ops: ops, LLM: map[string]json.RawMessage{}, Outcomes: tally.report()}
-					for step, u := range set.meter.PerUser(len(cases)) {
-						res.LLM[step], _ = json.Marshal(u)
+					if set.meter != nil {
+						for step, u := range set.meter.PerUser(len(cases)) {
+							res.LLM[step], _ = json.Marshal(u)
+						}
 					}
 					for step, o := range res.Outcomes {
 						for why := range o.Fallback {
