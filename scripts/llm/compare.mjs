@@ -9,7 +9,9 @@
 // same request --repeat times (greedy, under the request's schema as a
 // grammar, as the server does) and prints, per model and step, the prompt and
 // answer tokens, the median and the spread of the latency, and the answer.
-// Latency on a shared machine is noisy: the load average is printed with it.
+// Latency on a shared machine is noisy: the load average is printed with it,
+// and so is the CPU time the process spent (all its threads), which is what
+// the call costs an otherwise idle machine.
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -39,17 +41,19 @@ for (const name of o.models.split(',')) {
   const loadMs = performance.now() - t0;
   for (const [step, req] of byStep) {
     const format = req.schema ? { type: 'json_schema', schema: req.schema } : { type: 'json_object' };
-    const ms = [];
+    const ms = [], cpu = [];
     let out;
     for (let i = 0; i < Number(o.repeat); i++) {
-      const s = performance.now();
+      const s = performance.now(), c = process.cpuUsage();
       out = await engine.complete({ messages: req.messages, maxTokens: req.max_tokens, temperature: 0, format });
       ms.push(performance.now() - s);
+      const d = process.cpuUsage(c);
+      cpu.push((d.user + d.system) / 1000);
     }
     let json = true;
     try { JSON.parse(out.text); } catch { json = false; }
     const row = { model: engine.info.id, step, prompt_tokens: engine.promptTokens(req.messages), answer_tokens: out.completionTokens,
-      median_ms: Math.round(median(ms)), min_ms: Math.round(Math.min(...ms)), max_ms: Math.round(Math.max(...ms)), json, load_ms: Math.round(loadMs),
+      median_ms: Math.round(median(ms)), median_cpu_ms: Math.round(median(cpu)), min_ms: Math.round(Math.min(...ms)), max_ms: Math.round(Math.max(...ms)), json, load_ms: Math.round(loadMs),
       loadavg: os.loadavg()[0].toFixed(1), answer: out.text.slice(0, 300) };
     rows.push(row);
     console.log(JSON.stringify(row));

@@ -112,14 +112,14 @@ export function createServer({ log = () => {} } = {}) {
     res.on('close', () => { if (!res.writableFinished) ac.abort(); });
     const run = async () => {
       if (ac.signal.aborted) throw fail(499, 'the client went away');
-      const t0 = performance.now();
+      const t0 = performance.now(), cpu0 = process.cpuUsage();
       const promptTokens = engine.promptTokens(r.messages);
       if (promptTokens + r.maxTokens > engine.contextSize) {
         throw fail(400, `the prompt is ${promptTokens} tokens and max_tokens ${r.maxTokens}: together more than the context length ${engine.contextSize}`, 'messages', 'context_length_exceeded');
       }
       const out = await engine.complete({ ...r, signal: ac.signal });
-      const ms = performance.now() - t0;
-      log(`${r.format?.name || r.format?.type || 'text'}: ${promptTokens} prompt + ${out.completionTokens} completion tokens in ${ms.toFixed(0)} ms (${out.finishReason})`);
+      const ms = performance.now() - t0, cpu = process.cpuUsage(cpu0);
+      log(`${r.format?.name || r.format?.type || 'text'}: ${promptTokens} prompt + ${out.completionTokens} completion tokens in ${ms.toFixed(0)} ms, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms of CPU (${out.finishReason})`);
       return { promptTokens, ...out };
     };
     const job = queue.then(run, run);
