@@ -62,12 +62,23 @@ func TestRecordedModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tf trainFlags
-	fs := flag.NewFlagSet("x", flag.ContinueOnError)
-	tf.register(fs)
-	tr, err := rec.TrainCatalog(d, tf.config(func(string) {}))
-	if err != nil {
-		t.Fatal(err)
+	// The recordings were made against the catalog `recmem train catalog`
+	// builds with its defaults; it is trained here (about 80 s of CPU), or
+	// read from $RECMEM_TEST_CATALOG when a local run already has it.
+	var catalog []byte
+	if p := os.Getenv("RECMEM_TEST_CATALOG"); p != "" {
+		if catalog, err = os.ReadFile(p); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		var tf trainFlags
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		tf.register(fs)
+		tr, err := rec.TrainCatalog(d, tf.config(func(string) {}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		catalog = tr.Catalog
 	}
 	all, _ := rec.Cases(d.Test, d.Random, 0)
 	wasm := testModule(t)
@@ -95,7 +106,7 @@ func TestRecordedModel(t *testing.T) {
 						t.Fatal(err)
 					}
 					run := userRun{d: d, mode: r.Mode, sched: r.Scheduler, eventCap: rec.DefaultEventCap, llm: set}
-					acc, ops, tally, err := run.all(context.Background(), cases, tr.Catalog, native, wasm, 1, func(string) {})
+					acc, ops, tally, err := run.all(context.Background(), cases, catalog, native, wasm, 1, func(string) {})
 					if err != nil {
 						t.Fatal(err)
 					}
