@@ -75,3 +75,20 @@ func TestDescribe(t *testing.T) {
 		t.Fatalf("unreachable: %q", got)
 	}
 }
+
+// TestDescribeWaitsForTheModel asks again while the server lists no model.
+func TestDescribeWaitsForTheModel(t *testing.T) {
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n++; n < 3 {
+			io.WriteString(w, `{"object":"list","data":[]}`)
+			return
+		}
+		io.WriteString(w, `{"object":"list","data":[{"id":"m1"}]}`)
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv.URL, nil)
+	if got := c.Describe(context.Background()); got != "model m1 at "+srv.URL+"/v1" || n != 3 {
+		t.Fatalf("%q after %d requests", got, n)
+	}
+}
