@@ -292,3 +292,39 @@ func TestExtractDryRun(t *testing.T) {
 		t.Fatalf("outcomes %+v", log.Outcomes)
 	}
 }
+
+// TestPlanApplyRealDivergence replays, on the fixture, the answers SmolLM2
+// gave for Games-6k user 677 in testdata/llm/smollm2-135m-instruct-q4_1/all4.jsonl
+// (event ids cut to the fixture's two): the plan [extract], and an extraction
+// whose text keys no chunk. The plan used to be dry-run with the LLM-free
+// extractor, which passed, and applied with the model's extraction, which
+// failed the whole maintain call; three of the 100 recorded users hit it. Now
+// the plan is checked with the extractor that applies it, the model's
+// extraction falls back, and maintenance goes on.
+func TestPlanApplyRealDivergence(t *testing.T) {
+	const plan = `{ "decision":"maintain","reason":"<why>","ops":[{"op":"extract","reason":"<why>"}]}`
+	const extract = `{ "ops":[{"op":"extract","category":"topic","text":"1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.", "polarity":"likes","strength":0.7,"events":["e1","e2"],"reason":"<why>"}]}`
+	s := fixture(t)
+	c := &byPurpose{answers: map[string]string{"plan": plan, "extract": extract}}
+	var log Log
+	pol := memory.Policy{Extractor: Extractor{C: c, Log: &log}}
+	m, err := s.Maintain(300, Planner{C: c, Log: &log}, false, pol)
+	if err != nil {
+		t.Fatalf("maintain failed: %v", err)
+	}
+	if m.Scheduler != "llm" || m.Decision != "maintain" {
+		t.Fatalf("decision %+v", m)
+	}
+	want := []Outcome{{"extract", "fallback", "answer rejected: dry run: ops[0].key: none given and none found in the text"}, {"plan", "accepted", ""}}
+	if len(log.Outcomes) != 2 || log.Outcomes[0] != want[0] || log.Outcomes[1] != want[1] {
+		t.Fatalf("outcomes %+v", log.Outcomes)
+	}
+	for _, e := range s.Events {
+		if e.Pending {
+			t.Fatalf("event %s still pending: the LLM-free extraction did not run", e.ID)
+		}
+	}
+	if c.calls["extract"] != 1 {
+		t.Fatalf("calls %v", c.calls)
+	}
+}
