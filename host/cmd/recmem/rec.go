@@ -19,6 +19,7 @@ import (
 	"github.com/recmem/recmem/pkg/catalog"
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/engine"
+	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/rec"
 )
 
@@ -113,18 +114,22 @@ type evalReport struct {
 	LLMTokens float64 `json:"llm_tokens_per_user"`
 	// LLM is the cost per user of each LLM step (the paper's Figure 4);
 	// LLMEndpoint names the endpoint or replay file, never a key.
-	LLM           map[string]hostllm.PerUser `json:"llm,omitempty"`
-	LLMEndpoint   string                     `json:"llm_endpoint,omitempty"`
-	Ops           map[string]int             `json:"ops"`
-	OpsShare      map[string]float64         `json:"ops_share"`
-	OpsPerUser    map[string]float64         `json:"ops_per_user"`
-	Baselines     map[string]rec.Scores      `json:"baselines"`
-	Skipped       int                        `json:"skipped_users"`
-	Ties          string                     `json:"ties"`
-	Runtime       string                     `json:"runtime"`
-	Seconds       float64                    `json:"seconds"`
-	CatalogBytes  int                        `json:"catalog_bytes"`
-	EventCapacity int                        `json:"event_cap"`
+	LLM         map[string]hostllm.PerUser `json:"llm,omitempty"`
+	LLMEndpoint string                     `json:"llm_endpoint,omitempty"`
+	// LLMOutcomes says, per step, how many answers were used and why the
+	// others fell back.
+	LLMOutcomes   map[string]stepOutcomes `json:"llm_outcomes,omitempty"`
+	Skip          int                     `json:"skip,omitempty"`
+	Ops           map[string]int          `json:"ops"`
+	OpsShare      map[string]float64      `json:"ops_share"`
+	OpsPerUser    map[string]float64      `json:"ops_per_user"`
+	Baselines     map[string]rec.Scores   `json:"baselines"`
+	Skipped       int                     `json:"skipped_users"`
+	Ties          string                  `json:"ties"`
+	Runtime       string                  `json:"runtime"`
+	Seconds       float64                 `json:"seconds"`
+	CatalogBytes  int                     `json:"catalog_bytes"`
+	EventCapacity int                     `json:"event_cap"`
 	// Responsiveness is the mean drop of a genre's share in the top 10
 	// when the user's low ratings on it are streamed in (rec.Probe);
 	// ResponsivenessDetail says over whom and from what.
@@ -152,6 +157,7 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 	mode := fs.String("mode", "retrospective", "retrospective (record all, maintain, rank) or evolving (one signal at a time)")
 	sched := fs.String("scheduler", "fixed", "maintenance scheduler: fixed (every B signals) or planner")
 	users := fs.Int("users", 0, "evaluate the first N users with a candidate list (0 = all)")
+	skip := fs.Int("skip", 0, "leave out the first `N` users with a candidate list (a second split: tune on --skip 3000 --users 50, report on the first users)")
 	native := fs.Bool("native", false, "run pkg/ natively instead of the .wasm module")
 	wasm := fs.String("wasm", "", "path of plugin.wasm (default: found automatically)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
@@ -222,11 +228,19 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	cases, skipped := rec.Cases(d.Test, d.Random, *users)
+	if *skip < 0 {
+		fmt.Fprintf(stderr, "recmem eval rec: --skip: want 0 or more, got %d\n", *skip)
+		return 2
+	}
+	cases, skipped := rec.Cases(d.Test, d.Random, 0)
+	cases = cases[min(*skip, len(cases)):]
+	if *users > 0 && *users < len(cases) {
+		cases = cases[:*users]
+	}
 	rep := evalReport{Dataset: d.Name, Users: len(cases), Mode: *mode, Scheduler: *sched, Skipped: skipped,
 		Ties: "broken against the target (an equal score ranks above it)", Ops: map[string]int{}, OpsShare: map[string]float64{}, OpsPerUser: map[string]float64{},
 		Baselines: map[string]rec.Scores{"random": rec.Expected(cases)}, CatalogBytes: len(catBytes), EventCapacity: *eventCap,
-		Runtime: "wasm"}
+		Runtime: "wasm", Skip: *skip}
 	if *native {
 		rep.Runtime = "native"
 	}
@@ -271,7 +285,7 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 	}
 	say(fmt.Sprintf("ranking %d users through the %s engine (%s, %s scheduler)", len(cases), rep.Runtime, *mode, *sched))
 	run := userRun{d: d, mode: *mode, sched: *sched, eventCap: *eventCap, llm: llmSet}
-	ranks, ops, resp, err := run.all(context.Background(), cases, probes, catBytes, *native, *wasm, max(1, *workers), say)
+	ranks, ops, resp, tally, err := run.all(context.Background(), cases, probes, catBytes, *native, *wasm, max(1, *workers), say)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem eval rec:", err)
 		return 1
@@ -322,6 +336,7 @@ func runEvalRec(args []string, stdout, stderr io.Writer) int {
 		rep.LLMCalls = float64(calls) / float64(max(1, len(cases)))
 		rep.LLMTokens = float64(tokens) / float64(max(1, len(cases)))
 		rep.LLMEndpoint = lf.spec
+		rep.LLMOutcomes = tally.report()
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	if *asJSON {
@@ -390,6 +405,7 @@ func printReport(w io.Writer, r evalReport) {
 		parts = append(parts, fmt.Sprintf("%s %d (%.0f%%)", op, r.Ops[op], 100*r.OpsShare[op]))
 	}
 	fmt.Fprintf(w, "lifecycle ops: %s\n", strings.Join(parts, ", "))
+	printOutcomes(w, r.LLMOutcomes)
 	fmt.Fprintf(w, "%.1fs\n", r.Seconds)
 }
 
@@ -404,9 +420,10 @@ type userRun struct {
 }
 
 // all runs every case on workers instances, each loading the catalog once.
-func (u userRun) all(ctx context.Context, cases []rec.Case, probes map[int]rec.Probe, cat []byte, native bool, wasm string, workers int, say func(string)) ([]int, map[string]int, Responsiveness, error) {
+func (u userRun) all(ctx context.Context, cases []rec.Case, probes map[int]rec.Probe, cat []byte, native bool, wasm string, workers int, say func(string)) ([]int, map[string]int, Responsiveness, outcomeTally, error) {
 	ranks := make([]int, len(cases))
 	opsPer := make([]map[string]int, len(cases))
+	tallies := make([]outcomeTally, len(cases))
 	before, after := make([]float64, len(cases)), make([]float64, len(cases))
 	errs := make([]error, workers)
 	var next, done int
@@ -434,7 +451,8 @@ func (u userRun) all(ctx context.Context, cases []rec.Case, probes map[int]rec.P
 				if i >= len(cases) {
 					return
 				}
-				r, ops, err := u.one(c, cases[i])
+				tallies[i] = outcomeTally{}
+				r, ops, err := u.one(c, cases[i], tallies[i])
 				if err != nil {
 					errs[w] = fmt.Errorf("user %s: %w", cases[i].User, err)
 					return
@@ -458,12 +476,14 @@ func (u userRun) all(ctx context.Context, cases []rec.Case, probes map[int]rec.P
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, nil, Responsiveness{}, err
+			return nil, nil, Responsiveness{}, nil, err
 		}
 	}
 	ops := map[string]int{}
+	tally := outcomeTally{}
 	var b, a []float64
 	for i := range ranks {
+		tally.merge(tallies[i])
 		for op, n := range opsPer[i] {
 			ops[op] += n
 		}
@@ -471,7 +491,7 @@ func (u userRun) all(ctx context.Context, cases []rec.Case, probes map[int]rec.P
 			b, a = append(b, before[i]), append(a, after[i])
 		}
 	}
-	return ranks, ops, summarizeProbes(b, a), nil
+	return ranks, ops, summarizeProbes(b, a), tally, nil
 }
 
 type recSignal struct {
@@ -501,6 +521,7 @@ type journalEntry struct {
 
 // opsOut collects the journal entries of a record or maintain output.
 type opsOut struct {
+	LLM         []llm.Outcome  `json:"llm"`
 	Ops         []journalEntry `json:"ops"`
 	Fifo        []journalEntry `json:"fifo"`
 	Maintenance struct {
@@ -531,16 +552,16 @@ func (o opsOut) count(into map[string]int) {
 const withProfile = "\x00profile"
 
 // one replays one user's history and returns the target's rank.
-func (u userRun) one(c engine.Caller, k rec.Case) (int, map[string]int, error) {
+func (u userRun) one(c engine.Caller, k rec.Case, tally outcomeTally) (int, map[string]int, error) {
 	ops := map[string]int{}
-	if err := u.replay(c, k.User, recSignals(u.d, k), ops); err != nil {
+	if err := u.replay(c, k.User, recSignals(u.d, k), ops, tally); err != nil {
 		return 0, nil, err
 	}
 	cands := make([]string, len(k.Candidates))
 	for j, it := range k.Candidates {
 		cands[j] = u.d.Items[it].ID
 	}
-	score, profile, err := rankWith(c, cands)
+	score, profile, err := rankWith(c, cands, tally)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -555,19 +576,19 @@ func (u userRun) one(c engine.Caller, k rec.Case) (int, map[string]int, error) {
 }
 
 // replay resets the instance's memory and records sigs in the run's mode,
-// counting the lifecycle operations into ops.
-func (u userRun) replay(c engine.Caller, user string, sigs []recSignal, ops map[string]int) error {
+// counting the lifecycle operations into ops and the LLM outcomes into tally.
+func (u userRun) replay(c engine.Caller, user string, sigs []recSignal, ops map[string]int, tally outcomeTally) error {
 	reset, _ := json.Marshal(map[string]any{"config": map[string]any{"event_cap": u.eventCap}})
 	if _, err := c.Call("reset", reset); err != nil {
 		return err
 	}
-	return u.stream(c, sigs, ops)
+	return u.stream(c, sigs, ops, tally)
 }
 
 // stream records sigs into the current memory in the run's mode:
 // retrospective (all at once, one forced maintenance, and a synthesis if the
 // profile lags) or evolving (one at a time with the scheduler).
-func (u userRun) stream(c engine.Caller, sigs []recSignal, ops map[string]int) error {
+func (u userRun) stream(c engine.Caller, sigs []recSignal, ops map[string]int, tally outcomeTally) error {
 	var last opsOut
 	call := func(export string, in any) error {
 		b, _ := json.Marshal(in)
@@ -580,6 +601,7 @@ func (u userRun) stream(c engine.Caller, sigs []recSignal, ops map[string]int) e
 			return fmt.Errorf("%s output: %w", export, err)
 		}
 		last.count(ops)
+		tally.add(last.LLM)
 		return nil
 	}
 	if u.mode == "retrospective" {
@@ -607,19 +629,20 @@ func (u userRun) stream(c engine.Caller, sigs []recSignal, ops map[string]int) e
 }
 
 // rankScores ranks ids with the current memory and returns their scores.
-func rankScores(c engine.Caller, ids []string) (map[string]float64, error) {
-	score, _, err := rankWith(c, ids)
+func rankScores(c engine.Caller, ids []string, tally outcomeTally) (map[string]float64, error) {
+	score, _, err := rankWith(c, ids, tally)
 	return score, err
 }
 
 // rankWith is rankScores, also saying whether the ranker read a profile.
-func rankWith(c engine.Caller, ids []string) (map[string]float64, bool, error) {
+func rankWith(c engine.Caller, ids []string, tally outcomeTally) (map[string]float64, bool, error) {
 	in, _ := json.Marshal(map[string]any{"candidates": ids})
 	out, err := c.Call("rank", in)
 	if err != nil {
 		return nil, false, err
 	}
 	var res struct {
+		LLM     []llm.Outcome `json:"llm"`
 		Context struct {
 			Profile bool `json:"profile"`
 		} `json:"context"`
@@ -631,6 +654,7 @@ func rankWith(c engine.Caller, ids []string) (map[string]float64, bool, error) {
 	if err := json.Unmarshal(out, &res); err != nil {
 		return nil, false, fmt.Errorf("rank output: %w", err)
 	}
+	tally.add(res.LLM)
 	score := make(map[string]float64, len(res.Ranking))
 	for _, r := range res.Ranking {
 		score[r.ID] = r.Score

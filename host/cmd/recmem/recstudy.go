@@ -25,8 +25,11 @@ func (u userRun) probe(c engine.Caller, p rec.Probe) (before, after float64, err
 	for i, it := range p.Pool {
 		ids[i] = u.d.Items[it].ID
 	}
+	// The probe is a measurement apart from the run: its lifecycle ops and
+	// LLM outcomes are not counted in the report.
+	ops, tally := map[string]int{}, outcomeTally{}
 	share := func() (float64, error) {
-		m, err := rankScores(c, ids)
+		m, err := rankScores(c, ids, tally)
 		if err != nil {
 			return 0, err
 		}
@@ -36,14 +39,13 @@ func (u userRun) probe(c engine.Caller, p rec.Probe) (before, after float64, err
 		}
 		return p.Share(sc), nil
 	}
-	ops := map[string]int{}
-	if err := u.replay(c, p.User, recSignals(u.d, p.Rest), ops); err != nil {
+	if err := u.replay(c, p.User, recSignals(u.d, p.Rest), ops, tally); err != nil {
 		return 0, 0, err
 	}
 	if before, err = share(); err != nil {
 		return 0, 0, err
 	}
-	if err := u.stream(c, recSignals(u.d, p.Low), ops); err != nil {
+	if err := u.stream(c, recSignals(u.d, p.Low), ops, tally); err != nil {
 		return 0, 0, err
 	}
 	after, err = share()
