@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -63,17 +61,5 @@ func TestRecordedInstructions(t *testing.T) {
 	}
 	rep.Seconds = 0
 	got, _ := json.MarshalIndent(rep, "", "  ")
-	want := filepath.Join(dir, "instructions.want.json")
-	if *updateRecorded {
-		if err := os.WriteFile(want, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w, err := os.ReadFile(want)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(bytes.TrimSpace(w), got) {
-		t.Fatalf("replay differs from %s:\n%s", want, got)
-	}
+	checkWant(t, filepath.Join(dir, "instructions.want.json"), got)
 }
