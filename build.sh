@@ -68,6 +68,8 @@ run_tests() {
   go test -count=1 -race -run 'TestHammer' ./host/
   log "node --test (conformance through @extism/extism)"
   (cd web && node --test test/)
+  log "node --test (the local model server's HTTP layer and refusals; no model, no node-llama-cpp)"
+  (cd scripts/llm && node --test test/)
   deps_browser
   log "browser tests (bin/recmem serve + headless chromium through playwright-core)"
   (cd web && node --test --test-concurrency=1 e2e/)

@@ -53,7 +53,17 @@ type Config struct {
 	// Sleep waits between retries (default time.Sleep with ctx); tests
 	// replace it.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Format is how a JSON answer is asked for: "schema" (default) sends a
+	// request's schema as response_format {"type":"json_schema"}, which
+	// llama.cpp and node-llama-cpp turn into a grammar and OpenAI into
+	// structured outputs; "json" sends {"type":"json_object"} only, for
+	// endpoints that know no schemas. A request without a schema is sent as
+	// json_object either way.
+	Format string
 }
+
+// Formats are the values of Config.Format.
+var Formats = []string{"schema", "json"}
 
 // Budget is a per-user allowance. When it is spent, Complete answers with a
 // Response whose Error says so, and the step falls back to its LLM-free policy.
@@ -126,6 +136,13 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.Sleep == nil {
 		cfg.Sleep = sleepCtx
+	}
+	switch cfg.Format {
+	case "":
+		cfg.Format = "schema"
+	case "schema", "json":
+	default:
+		return nil, fmt.Errorf("llm: format %q: want schema or json", cfg.Format)
 	}
 	return &Client{cfg: cfg, usage: map[string]map[string]*Usage{}}, nil
 }
@@ -200,9 +217,24 @@ type chatRequest struct {
 	Messages       []contract.Message `json:"messages"`
 	MaxTokens      int                `json:"max_tokens,omitempty"`
 	Temperature    float64            `json:"temperature"`
-	ResponseFormat *struct {
-		Type string `json:"type"`
-	} `json:"response_format,omitempty"`
+	ResponseFormat *responseFormat    `json:"response_format,omitempty"`
+}
+
+// responseFormat is OpenAI's response_format: json_object, or json_schema
+// with a named schema. Strict is false: OpenAI's strict mode accepts only a
+// subset of JSON schema, and the module validates every answer anyway.
+type responseFormat struct {
+	Type       string `json:"type"`
+	JSONSchema *struct {
+		Name   string          `json:"name"`
+		Schema json.RawMessage `json:"schema"`
+		Strict bool            `json:"strict"`
+	} `json:"json_schema,omitempty"`
+}
+
+// isJSON reports whether f asks for a JSON answer.
+func (f *responseFormat) isJSON() bool {
+	return f != nil && (f.Type == "json_object" || f.Type == "json_schema")
 }
 
 type chatResponse struct {
@@ -229,9 +261,15 @@ func (c *Client) Complete(ctx context.Context, req contract.Request) (contract.R
 	}
 	body := chatRequest{Model: c.cfg.Model, Messages: req.Messages, MaxTokens: req.MaxTokens, Temperature: req.Temperature}
 	if req.ResponseFormat == "json" {
-		body.ResponseFormat = &struct {
-			Type string `json:"type"`
-		}{"json_object"}
+		body.ResponseFormat = &responseFormat{Type: "json_object"}
+		if len(req.Schema) > 0 && c.cfg.Format == "schema" {
+			body.ResponseFormat.Type = "json_schema"
+			body.ResponseFormat.JSONSchema = &struct {
+				Name   string          `json:"name"`
+				Schema json.RawMessage `json:"schema"`
+				Strict bool            `json:"strict"`
+			}{Name: "recmem_" + req.Purpose, Schema: req.Schema}
+		}
 	}
 	payload, err := json.Marshal(body)
 	if err != nil {

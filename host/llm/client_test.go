@@ -194,3 +194,35 @@ func TestNewRefusesBadURL(t *testing.T) {
 		t.Fatal("ftp URL accepted")
 	}
 }
+
+// TestResume answers what a recording holds from it and asks for the rest.
+func TestResume(t *testing.T) {
+	var buf bytes.Buffer
+	live := NewRecorder(&counting{}, &buf, "test")
+	if _, err := live.Complete(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	known, err := ReadReplayer(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := &counting{}
+	r := Resume{Known: known, Next: next}
+	other := req
+	other.MaxTokens = 51
+	for _, q := range []contract.Request{req, other, req} {
+		if resp, _ := r.Complete(context.Background(), q); resp.Text != "answer" {
+			t.Fatalf("%+v", resp)
+		}
+	}
+	if next.n != 1 {
+		t.Fatalf("asked %d times, want once (only the unrecorded request)", next.n)
+	}
+}
+
+type counting struct{ n int }
+
+func (c *counting) Complete(context.Context, contract.Request) (contract.Response, error) {
+	c.n++
+	return contract.Response{Text: "answer", InputTokens: 1, OutputTokens: 1}, nil
+}

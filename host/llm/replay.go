@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	contract "github.com/recmem/recmem/pkg/llm"
 )
@@ -20,6 +21,9 @@ type Exchange struct {
 	Source   string            `json:"source,omitempty"` // e.g. "hand-written" or the model's name
 	Request  contract.Request  `json:"request"`
 	Response contract.Response `json:"response"`
+	// LatencyMS is how long the exchange took when it was recorded, in
+	// milliseconds (queueing at the endpoint included); a replay ignores it.
+	LatencyMS int64 `json:"latency_ms,omitempty"`
 }
 
 // Recorder passes exchanges to Next and appends each one to a file.
@@ -37,11 +41,13 @@ func NewRecorder(next Completer, w io.Writer, source string) *Recorder {
 
 // Complete implements Completer.
 func (r *Recorder) Complete(ctx context.Context, req contract.Request) (contract.Response, error) {
+	start := time.Now()
 	resp, err := r.Next.Complete(ctx, req)
 	if err != nil {
 		return resp, err
 	}
-	line, err := json.Marshal(Exchange{Hash: req.Hash(), Source: r.Source, Request: req, Response: resp})
+	ms := time.Since(start).Milliseconds()
+	line, err := json.Marshal(Exchange{Hash: req.Hash(), Source: r.Source, Request: req, Response: resp, LatencyMS: ms})
 	if err != nil {
 		return resp, err
 	}
@@ -108,4 +114,21 @@ func (r *Replayer) Complete(_ context.Context, req contract.Request) (contract.R
 		return contract.Response{Error: fmt.Sprintf("%v: purpose %s, hash %s", ErrNotRecorded, req.Purpose, req.Hash())}, nil
 	}
 	return resp, nil
+}
+
+// Resume answers the requests a recording already holds from it and asks Next
+// for the others, so that an interrupted recording run can be started again
+// without asking the model twice: with Next a Recorder appending to the same
+// file, the file ends up holding every exchange once.
+type Resume struct {
+	Known *Replayer
+	Next  Completer
+}
+
+// Complete implements Completer. A recorded error response is asked again.
+func (r Resume) Complete(ctx context.Context, req contract.Request) (contract.Response, error) {
+	if resp, ok := r.Known.byHash[req.Hash()]; ok && resp.Error == "" {
+		return resp, nil
+	}
+	return r.Next.Complete(ctx, req)
 }

@@ -60,7 +60,7 @@ func (s *ReplayServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"message":"malformed JSON"}}`, http.StatusBadRequest)
 		return
 	}
-	key := wireKey(req.Messages, req.MaxTokens, req.Temperature, req.ResponseFormat != nil && req.ResponseFormat.Type == "json_object")
+	key := wireKey(req.Messages, req.MaxTokens, req.Temperature, req.ResponseFormat.isJSON())
 	s.mu.Lock()
 	resp, ok := s.byWire[key]
 	if ok {

@@ -41,6 +41,11 @@ type Request struct {
 	Temperature float64   `json:"temperature"`
 	// ResponseFormat is a hint: "json" asks for a JSON object.
 	ResponseFormat string `json:"response_format,omitempty"`
+	// Schema, when set, is the JSON schema the answer must match (schema.go),
+	// built from the same state as the prompt. A host may pass it to a model
+	// that decodes under a grammar (OpenAI's response_format json_schema) or
+	// ignore it: the module validates every answer either way.
+	Schema json.RawMessage `json:"schema,omitempty"`
 }
 
 // Response is what llm_complete returns. A non-empty Error means no usable

@@ -159,8 +159,9 @@ func hasChunk(s *memory.State, id string) bool {
 }
 
 // Extractor is π_ext through the host's LLM. An answer that fails
-// validation, a failed exchange or a spent budget falls back to Fallback
-// (default memory.MetadataExtractor), and the ops say why.
+// validation or whose ops do not apply to a copy of the state, a failed
+// exchange or a spent budget falls back to Fallback (default
+// memory.MetadataExtractor), and the ops say why.
 type Extractor struct {
 	C        Completer
 	Fallback memory.Extractor
@@ -172,6 +173,14 @@ func (x Extractor) Extract(s *memory.State, scope []string) ([]memory.Op, error)
 	text, why := ask(x.C, ExtractRequest(s, userOf(s), scope))
 	if why == "" {
 		ops, err := ParseExtract(text, s, scope)
+		if err == nil {
+			// The ops must also apply: a text the memory can key no chunk
+			// by ("1.1.1.1."), or a chunk evicted by an earlier op, would
+			// otherwise fail the whole call instead of this step.
+			if _, err = s.Clone().Apply(s.Clock, "llm", ops, memory.Policy{}); err != nil {
+				err = fmt.Errorf("dry run: %w", err)
+			}
+		}
 		if err == nil {
 			x.Log.add(PurposeExtract, "accepted", "")
 			return ops, nil
@@ -261,7 +270,14 @@ var planSpace = []string{"extract", "boost", "demote", "merge", "forget", "synth
 // chunks merged away) than maxShare of the chunks (at least one), and a dry
 // run of the ops on a copy of s that must succeed (so a forget the rule does
 // not allow, or a merge across categories, rejects the whole answer).
-func ParsePlan(text string, s *memory.State, now int64, maxShare float64) (memory.Decision, error) {
+//
+// The dry run applies the ops with pol, the policies that will apply them
+// (the LLM extractor when extract is on the LLM), and the decision carries
+// its outcome, which Maintain adopts: a plan checked with one extractor and
+// applied with another could pass the check and then fail the whole call
+// (an extraction that boosts the chunk a later forget names), and the
+// extractor would run twice.
+func ParsePlan(text string, s *memory.State, now int64, maxShare float64, pol memory.Policy) (memory.Decision, error) {
 	var ans planAnswer
 	if err := decodeAnswer(text, &ans); err != nil {
 		return memory.Decision{}, err
@@ -322,10 +338,11 @@ func ParsePlan(text string, s *memory.State, now int64, maxShare float64) (memor
 	if limit := max(1, int(maxShare*float64(len(s.Chunks)))); removed > limit {
 		return memory.Decision{}, fmt.Errorf("ops: would remove %d of %d chunks in one cycle (at most %d)", removed, len(s.Chunks), limit)
 	}
-	if _, err := s.Clone().Apply(now, "llm", d.Ops, memory.Policy{}); err != nil {
+	sim, err := s.Simulate(d, now, Planner{}.Trigger(), pol)
+	if err != nil {
 		return memory.Decision{}, fmt.Errorf("dry run: %v", err)
 	}
-	return d, nil
+	return sim, nil
 }
 
 // Planner is π_plan through the host's LLM. When the answer fails validation
@@ -351,9 +368,16 @@ func (p Planner) Plan(s *memory.State, now int64, force bool, pol memory.Policy)
 	if share <= 0 {
 		share = DefaultMaxForgetShare
 	}
+	// One exchange per distinct request in this call: when the plan's dry
+	// run extracts and the plan is then rejected, the fallback's extraction
+	// of the same pending events gets the same answer without a second call.
+	if x, ok := pol.Extractor.(Extractor); ok {
+		x.C = newMemo(x.C)
+		pol.Extractor = x
+	}
 	text, why := ask(p.C, PlanRequest(s, userOf(s), now))
 	if why == "" {
-		d, err := ParsePlan(text, s, now, share)
+		d, err := ParsePlan(text, s, now, share, pol)
 		if err == nil {
 			p.Log.add(PurposePlan, "accepted", "")
 			return d, nil

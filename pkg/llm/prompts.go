@@ -92,7 +92,7 @@ func ExtractRequest(s *memory.State, user string, scope []string) Request {
 	writeChunks(&b, s)
 	b.WriteString("Pending signals:\n")
 	writeEvents(&b, s, scope)
-	return Request{Purpose: PurposeExtract, User: user, MaxTokens: maxTokensExtract, ResponseFormat: "json",
+	return Request{Purpose: PurposeExtract, User: user, MaxTokens: maxTokensExtract, ResponseFormat: "json", Schema: ExtractSchema(s, scope),
 		Messages: []Message{{Role: "system", Content: systemExtract}, {Role: "user", Content: b.String()}}}
 }
 
@@ -109,7 +109,7 @@ func PlanRequest(s *memory.State, user string, now int64) Request {
 		b.WriteString("Pending signals:\n")
 		writeEvents(&b, s, pending)
 	}
-	return Request{Purpose: PurposePlan, User: user, MaxTokens: maxTokensPlan, ResponseFormat: "json",
+	return Request{Purpose: PurposePlan, User: user, MaxTokens: maxTokensPlan, ResponseFormat: "json", Schema: PlanSchema(s),
 		Messages: []Message{{Role: "system", Content: systemPlan}, {Role: "user", Content: b.String()}}}
 }
 
@@ -137,7 +137,7 @@ func SynthesizeRequest(s *memory.State, user string, base memory.Profile) Reques
 	if len(base.Fading) > 0 {
 		fmt.Fprintf(&b, "Fading: %s.\n", strings.Join(base.Fading, "; "))
 	}
-	return Request{Purpose: PurposeSynthesize, User: user, MaxTokens: maxTokensSynthesize, ResponseFormat: "json",
+	return Request{Purpose: PurposeSynthesize, User: user, MaxTokens: maxTokensSynthesize, ResponseFormat: "json", Schema: SynthesizeSchema(),
 		Messages: []Message{{Role: "system", Content: systemSynthesize}, {Role: "user", Content: b.String()}}}
 }
 

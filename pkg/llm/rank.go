@@ -50,7 +50,7 @@ func RankRequestWith(u rank.User, user, instruction, understood string, ids []st
 	for _, id := range ids {
 		fmt.Fprintf(&b, "%s: %s\n", id, quote(describe(id), maxDescribeRune))
 	}
-	return Request{Purpose: PurposeRank, User: user, MaxTokens: maxTokensRank, ResponseFormat: "json",
+	return Request{Purpose: PurposeRank, User: user, MaxTokens: maxTokensRank, ResponseFormat: "json", Schema: RankSchema(ids),
 		Messages: []Message{{Role: "system", Content: systemRank}, {Role: "user", Content: b.String()}}}
 }
 
@@ -58,27 +58,35 @@ type rankAnswer struct {
 	Ranking []string `json:"ranking"`
 }
 
-// ParseRank validates π_rank's answer: ids among the candidates, none twice.
-// A partial ranking is allowed; the caller completes it.
+// ParseRank validates π_rank's answer: ids among the candidates. An id named
+// again is dropped (its first position counts): a grammar can hold a model to
+// the candidate ids but cannot say "each once", and small models repeat ids
+// (SmolLM2-135M did in most of its rankings). A partial ranking is allowed;
+// the caller completes it.
 func ParseRank(text string, ids []string) ([]string, error) {
+	order, _, err := parseRank(text, ids)
+	return order, err
+}
+
+// parseRank is ParseRank that also counts the repeated ids it dropped.
+func parseRank(text string, ids []string) ([]string, int, error) {
 	var ans rankAnswer
 	if err := decodeAnswer(text, &ans); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if len(ans.Ranking) == 0 {
-		return nil, fmt.Errorf("ranking: empty")
+		return nil, 0, fmt.Errorf("ranking: empty")
 	}
-	seen := map[string]bool{}
+	order := make([]string, 0, len(ans.Ranking))
 	for i, id := range ans.Ranking {
 		switch {
 		case !slices.Contains(ids, id):
-			return nil, fmt.Errorf("ranking[%d]: %q is not a candidate", i, id)
-		case seen[id]:
-			return nil, fmt.Errorf("ranking[%d]: %q appears twice", i, id)
+			return nil, 0, fmt.Errorf("ranking[%d]: %q is not a candidate", i, id)
+		case !slices.Contains(order, id):
+			order = append(order, id)
 		}
-		seen[id] = true
 	}
-	return ans.Ranking, nil
+	return order, len(ans.Ranking) - len(order), nil
 }
 
 // Ranker is π_rank through the host's LLM. The LLM-free ranker (Fallback)
@@ -119,8 +127,9 @@ func (r Ranker) Rank(u rank.User, req rank.Request) ([]rank.Ranked, error) {
 	}
 	text, why := ask(r.C, RankRequestWith(u, r.User, req.Instruction, understood, ids, r.Describe))
 	var order []string
+	var repeats int
 	if why == "" {
-		if order, err = ParseRank(text, ids); err != nil {
+		if order, repeats, err = parseRank(text, ids); err != nil {
 			why = "answer rejected: " + err.Error()
 		}
 	}
@@ -128,7 +137,11 @@ func (r Ranker) Rank(u rank.User, req rank.Request) ([]rank.Ranked, error) {
 		r.Log.add(PurposeRank, "fallback", why)
 		return keep(base, req.K), nil
 	}
-	r.Log.add(PurposeRank, "accepted", "")
+	note := ""
+	if repeats > 0 {
+		note = fmt.Sprintf("%d repeated id(s) dropped", repeats)
+	}
+	r.Log.add(PurposeRank, "accepted", note)
 	byID := map[string]rank.Ranked{}
 	for _, x := range head {
 		byID[x.ID] = x

@@ -41,7 +41,7 @@ func TestLLMRanker(t *testing.T) {
 		{"k keeps the best", `{"ranking":["c","a","d","b"]}`, 0, 2, "c,a", "accepted"},
 		{"not a candidate", `{"ranking":["c","zz"]}`, 0, 0, "a,b,c,d", "fallback"},
 		{"outside the top", `{"ranking":["c"]}`, 2, 0, "a,b,c,d", "fallback"},
-		{"twice", `{"ranking":["a","a"]}`, 0, 0, "a,b,c,d", "fallback"},
+		{"a repeated id is dropped", `{"ranking":["c","a","c","c"]}`, 0, 0, "c,a,b,d", "accepted"},
 		{"empty", `{"ranking":[]}`, 0, 0, "a,b,c,d", "fallback"},
 		{"prose", `I think c is best.`, 0, 0, "a,b,c,d", "fallback"},
 	}
@@ -65,6 +65,9 @@ func TestLLMRanker(t *testing.T) {
 				}
 			}
 			if log.Outcomes[0].Status != tt.status {
+				t.Fatalf("outcome %+v", log.Outcomes)
+			}
+			if tt.name == "a repeated id is dropped" && log.Outcomes[0].Reason != "2 repeated id(s) dropped" {
 				t.Fatalf("outcome %+v", log.Outcomes)
 			}
 			prompt := sc.last.Messages[1].Content

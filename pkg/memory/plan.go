@@ -191,6 +191,26 @@ func (p *plan) decide(pl Planner, why, nothing string) (Decision, error) {
 	return Decision{Scheduler: pl.Name(), Decision: "maintain", Reason: why, Ops: p.ops, sim: p.sim, entries: p.entries}, nil
 }
 
+// Simulate runs d's ops on a copy of s at now, in one batch with trigger and
+// pol, exactly as Maintain would apply them, and returns d carrying the
+// outcome. Maintain then adopts the copy instead of applying the ops again:
+// what a planner checked is what applies, and the extractor (and an LLM
+// behind it) runs once. On error s is untouched and the error names the op
+// that failed (`ops[1].chunk: unknown chunk "c4"`).
+// Cost: one Apply of d.Ops on a copy of s.
+func (s *State) Simulate(d Decision, now int64, trigger string, pol Policy) (Decision, error) {
+	if err := s.checkNow(now); err != nil {
+		return Decision{}, err
+	}
+	p := newPlan(s, now, trigger, pol)
+	p.add(d.Ops...)
+	if p.err != nil {
+		return Decision{}, p.err
+	}
+	d.sim, d.entries = p.sim, p.entries
+	return d, nil
+}
+
 func wait(pl Planner, why string) Decision {
 	return Decision{Scheduler: pl.Name(), Decision: "wait", Reason: why, Ops: []Op{}}
 }

@@ -44,7 +44,13 @@ const SynthesizeReason = "retrospective mode: the profile is synthesized from th
 // NeedsProfile reports whether a retrospective build must still synthesize:
 // the profile was never built, or mutations happened since.
 func NeedsProfile(m *memory.State) bool {
-	return m.Profile.Version == 0 || m.Counters.Mutations > 0
+	return profileLags(m.Profile.Version, m.Counters.Mutations)
+}
+
+// profileLags is NeedsProfile on a profile version and a count of mutations
+// since the last synthesis (as a memory.Summary has them).
+func profileLags(version, mutations int) bool {
+	return version == 0 || mutations > 0
 }
 
 // Retrospective builds a memory the way the paper's retrospective mode does,

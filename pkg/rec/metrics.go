@@ -87,3 +87,12 @@ func (a *Accumulator) Scores() Scores {
 	f := float64(a.n)
 	return Scores{HR1: a.sum[0] / f, HR5: a.sum[1] / f, NDCG5: a.sum[2] / f, NDCG10: a.sum[3] / f}
 }
+
+// RankScores averages the reported metrics over target ranks. O(len(ranks)).
+func RankScores(ranks []int) Scores {
+	var a Accumulator
+	for _, r := range ranks {
+		a.Add(r)
+	}
+	return a.Scores()
+}

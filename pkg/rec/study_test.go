@@ -60,13 +60,19 @@ func itoa(i int) string {
 	return itoa(i/10) + string(rune('0'+i%10))
 }
 
-func TestProbe(t *testing.T) {
+// u1Probe is the probe of films' u1, who rated three dramas low.
+func u1Probe(t *testing.T) (*dataset.RecBole, []Case, Probe) {
 	d := films(t)
 	cases, _ := Cases(d.Test, d.Random, 0)
 	p, ok := NewProbe(d, cases[0], d.Random["u1"])
 	if !ok {
 		t.Fatal("u1 has 3 low ratings on drama")
 	}
+	return d, cases, p
+}
+
+func TestProbe(t *testing.T) {
+	d, cases, p := u1Probe(t)
 	ids := func(is []int) string {
 		var s []string
 		for _, i := range is {

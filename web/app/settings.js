@@ -17,7 +17,7 @@ export function llmSteps(s) {
 
 // complete answers one llm_complete request (docs/llm.md) with the endpoint in
 // the settings: {purpose, user, messages, max_tokens, temperature,
-// response_format} in, {text, input_tokens, output_tokens} or {error} out.
+// response_format, schema} in, {text, input_tokens, output_tokens} or {error} out.
 // Host functions run synchronously inside a module call, so the request is a
 // synchronous XMLHttpRequest; the page waits for the endpoint, acceptable for
 // an optional feature the user turns on.
@@ -32,7 +32,13 @@ export function complete(settings, request) {
   }
   const body = { messages: req.messages, max_tokens: req.max_tokens, temperature: req.temperature ?? 0 };
   if (s.llmModel) body.model = s.llmModel;
-  if (req.response_format === 'json') body.response_format = { type: 'json_object' };
+  if (req.response_format === 'json') {
+    // The answer's schema as a grammar where the endpoint knows json_schema
+    // (llama.cpp, scripts/llm, OpenAI), as the Go host sends it (docs/llm.md).
+    body.response_format = req.schema
+      ? { type: 'json_schema', json_schema: { name: `recmem_${req.purpose}`, schema: req.schema, strict: false } }
+      : { type: 'json_object' };
+  }
   try {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `${s.llmEndpoint.replace(/\/+$/, '')}/chat/completions`, false);

@@ -59,6 +59,7 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 	native := fs.Bool("native", false, "run pkg/ natively instead of the .wasm module")
 	wasm := fs.String("wasm", "", "path of plugin.wasm (default: found automatically)")
 	pretty := fs.Bool("pretty", false, "indent the output")
+	lf := addLLMFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: recmem call EXPORT [INPUT_JSON] [flags]")
 		fs.PrintDefaults()
@@ -105,7 +106,13 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 		input = b
 	}
 	ctx := context.Background()
-	c, done, err := openCaller(ctx, *native, *wasm)
+	llmSet, err := lf.open()
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem call:", err)
+		return 2
+	}
+	defer llmSet.close()
+	c, done, err := openCallerLLM(ctx, *native, *wasm, llmSet)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem call:", err)
 		return 1

@@ -85,7 +85,7 @@ func TestDataMovieLensAndEvalRec(t *testing.T) {
 		HR1            float64               `json:"hr@1"`
 		Baselines      map[string]rec.Scores `json:"baselines"`
 		Responsiveness *float64              `json:"responsiveness"`
-		Detail         Responsiveness        `json:"responsiveness_detail"`
+		Detail         rec.Responsiveness    `json:"responsiveness_detail"`
 		Split          rec.Split             `json:"split"`
 		Factorial      []rec.TierResult      `json:"factorial"`
 		Ops            map[string]int        `json:"ops"`

@@ -37,6 +37,7 @@ func runEvalInstructions(args []string, stdout, stderr io.Writer) int {
 	users := fs.Int("users", 0, "target-aware check: the first N users of the split (0 = all)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	failures := fs.Bool("failures", false, "list the development lists that broke their instruction")
+	lf := addLLMFlags(fs) // π_rank on: --llm URL --llm-steps rank
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -67,9 +68,25 @@ func runEvalInstructions(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	rep, err := intentlab.Evaluate(engine.New(), cat, cases, opts)
+	llmSet, err := lf.open()
 	if err != nil {
 		return fail(err)
+	}
+	defer llmSet.close()
+	x, err := llmSet.nativeEngine()
+	if err != nil {
+		return fail(err)
+	}
+	rep, err := intentlab.Evaluate(x, cat, cases, opts)
+	if err != nil {
+		return fail(err)
+	}
+	if llmSet.meter != nil {
+		per, _ := llmSet.meter.Totals()
+		for _, step := range llmSet.meter.Steps() {
+			u := per[step]
+			opts.Progress(fmt.Sprintf("LLM %s: %d calls, %d input and %d output tokens", step, u.Calls, u.InputTokens, u.OutputTokens))
+		}
 	}
 	rep.Catalog = *catFile
 	if *data != "none" {

@@ -16,15 +16,17 @@ import (
 
 // llmFlags are the LLM settings shared by commands that run the lifecycle.
 type llmFlags struct {
-	spec, record, steps, model string
+	spec, record, steps, model, format, source string
 }
 
 func addLLMFlags(fs *flag.FlagSet) *llmFlags {
 	f := &llmFlags{}
 	fs.StringVar(&f.spec, "llm", "", "LLM `ENDPOINT`: an OpenAI-compatible base URL (http://127.0.0.1:8080/v1) or replay:FILE; empty: LLM-free policies")
-	fs.StringVar(&f.record, "llm-record", "", "append every LLM exchange to `FILE` (JSON lines) for replay")
+	fs.StringVar(&f.record, "llm-record", "", "append every LLM exchange to `FILE` (JSON lines) for replay; requests the file already holds are answered from it")
 	fs.StringVar(&f.steps, "llm-steps", "extract,plan,synthesize,rank", "comma-separated `STEPS` that ask the LLM when --llm is set")
 	fs.StringVar(&f.model, "llm-model", "", "model name sent to the endpoint (default $RECMEM_LLM_MODEL)")
+	fs.StringVar(&f.format, "llm-format", "schema", "how JSON answers are asked for: schema (response_format json_schema, a grammar on llama.cpp) or json (json_object only)")
+	fs.StringVar(&f.source, "llm-source", "", "the `TEXT` each recorded line's source says (default: the model, quantization and runtime the endpoint's /v1/models reports)")
 	return f
 }
 
@@ -48,6 +50,7 @@ func (f *llmFlags) open() (*llmSetup, error) {
 		return s, nil
 	}
 	var c hostllm.Completer
+	source := f.spec
 	if path, ok := strings.CutPrefix(f.spec, "replay:"); ok {
 		rp, err := hostllm.LoadReplayer(path)
 		if err != nil {
@@ -55,18 +58,35 @@ func (f *llmFlags) open() (*llmSetup, error) {
 		}
 		c = rp
 	} else {
-		cl, err := hostllm.New(hostllm.Config{BaseURL: f.spec, Model: f.model})
+		cl, err := hostllm.New(hostllm.Config{BaseURL: f.spec, Model: f.model, Format: f.format})
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--llm: %w", err)
 		}
 		c = cl
+		if f.record != "" && f.source == "" {
+			source = cl.Describe(context.Background())
+		}
+	}
+	if f.source != "" {
+		source = f.source
 	}
 	if f.record != "" {
+		// Exchanges already in the file are answered from it: a recording
+		// run that stopped can be started again and goes on where it was.
+		var known *hostllm.Replayer
+		if st, err := os.Stat(f.record); err == nil && st.Size() > 0 {
+			if known, err = hostllm.LoadReplayer(f.record); err != nil {
+				return nil, fmt.Errorf("--llm-record: %w", err)
+			}
+		}
 		w, err := os.OpenFile(f.record, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
 			return nil, fmt.Errorf("--llm-record: %w", err)
 		}
-		c = hostllm.NewRecorder(c, w, f.spec)
+		c = hostllm.NewRecorder(c, w, source)
+		if known != nil {
+			c = hostllm.Resume{Known: known, Next: c}
+		}
 		s.close = w.Close
 	}
 	for _, st := range strings.Split(f.steps, ",") {

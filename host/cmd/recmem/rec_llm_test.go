@@ -23,6 +23,10 @@ var (
 func chatServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
 	var n atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet { // GET /v1/models: a recording's source
+			http.NotFound(w, r)
+			return
+		}
 		var req struct {
 			Messages []struct{ Role, Content string } `json:"messages"`
 		}

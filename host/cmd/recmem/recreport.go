@@ -1,0 +1,193 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+
+	hostllm "github.com/recmem/recmem/host/llm"
+	"github.com/recmem/recmem/pkg/rec"
+)
+
+// evalReport is the JSON output of eval rec.
+type evalReport struct {
+	Dataset   string  `json:"dataset"`
+	Users     int     `json:"users"`
+	HR1       float64 `json:"hr@1"`
+	HR5       float64 `json:"hr@5"`
+	NDCG5     float64 `json:"ndcg@5"`
+	NDCG10    float64 `json:"ndcg@10"`
+	Mode      string  `json:"mode"`
+	Scheduler string  `json:"scheduler"`
+	LLMCalls  float64 `json:"llm_calls_per_user"`
+	LLMTokens float64 `json:"llm_tokens_per_user"`
+	// LLM is the cost per user of each LLM step (the paper's Figure 4);
+	// LLMEndpoint names the endpoint or replay file, never a key.
+	LLM         map[string]hostllm.PerUser `json:"llm,omitempty"`
+	LLMEndpoint string                     `json:"llm_endpoint,omitempty"`
+	// LLMOutcomes says, per step, how many answers were used and why the
+	// others fell back.
+	LLMOutcomes   map[string]rec.StepOutcomes `json:"llm_outcomes,omitempty"`
+	Skip          int                         `json:"skip,omitempty"`
+	Ops           map[string]int              `json:"ops"`
+	OpsShare      map[string]float64          `json:"ops_share"`
+	OpsPerUser    map[string]float64          `json:"ops_per_user"`
+	Baselines     map[string]rec.Scores       `json:"baselines"`
+	Skipped       int                         `json:"skipped_users"`
+	Ties          string                      `json:"ties"`
+	Runtime       string                      `json:"runtime"`
+	Seconds       float64                     `json:"seconds"`
+	CatalogBytes  int                         `json:"catalog_bytes"`
+	EventCapacity int                         `json:"event_cap"`
+	// Responsiveness is the mean drop of a genre's share in the top 10
+	// when the user's low ratings on it are streamed in (rec.Probe);
+	// ResponsivenessDetail says over whom and from what.
+	Responsiveness       float64            `json:"responsiveness"`
+	ResponsivenessDetail rec.Responsiveness `json:"responsiveness_detail"`
+	// Split is recmem's figures on the four fifths of users used while
+	// building it and on the held-out fifth (rec.HeldOut); BaselineSplits
+	// the same for each baseline.
+	Split          rec.Split            `json:"split"`
+	BaselineSplits map[string]rec.Split `json:"baseline_splits"`
+	// Peers names the files the outside models' scores came from.
+	Peers     []string           `json:"peers,omitempty"`
+	ValidFit  *rec.Scores        `json:"validation_fit,omitempty"`
+	Weights   map[string]float64 `json:"weights,omitempty"`
+	Factorial []rec.TierResult   `json:"factorial,omitempty"`
+	// WithProfile counts the users ranked with a profile.
+	WithProfile int `json:"users_with_profile"`
+}
+
+// newEvalReport is the report of a run of f on cases, before any figure.
+func newEvalReport(f *evalRecFlags, dataset string, cases []rec.Case, skipped, catBytes int) evalReport {
+	r := evalReport{Dataset: dataset, Users: len(cases), Mode: f.mode, Scheduler: f.sched, Skipped: skipped,
+		Ties: "broken against the target (an equal score ranks above it)", Ops: map[string]int{}, OpsShare: map[string]float64{}, OpsPerUser: map[string]float64{},
+		Baselines: map[string]rec.Scores{"random": rec.Expected(cases)}, BaselineSplits: map[string]rec.Split{},
+		CatalogBytes: catBytes, EventCapacity: f.eventCap, Runtime: "wasm", Skip: f.skip}
+	if f.native {
+		r.Runtime = "native"
+	}
+	return r
+}
+
+// setRun fills the figures of the replay.
+func (r *evalReport) setRun(cases []rec.Case, res rec.RunResult) {
+	s := res.Scores()
+	r.HR1, r.HR5, r.NDCG5, r.NDCG10 = s.HR1, s.HR5, s.NDCG5, s.NDCG10
+	r.Split = rec.SplitOf(cases, res.Ranks)
+	r.Responsiveness, r.ResponsivenessDetail = res.Responsiveness.Drop, res.Responsiveness
+	r.WithProfile = res.WithProfile
+	r.Ops, r.OpsShare, r.OpsPerUser = res.Ops, res.OpsShare(), res.OpsPerUser()
+}
+
+// setLLM fills the LLM's costs per user and its answers' outcomes, when an
+// LLM was configured.
+func (r *evalReport) setLLM(s *llmSetup, spec string, outcomes rec.Outcomes, users int) {
+	if s.meter == nil {
+		return
+	}
+	r.LLM = s.meter.PerUser(users)
+	// Sum integers, then divide: a float sum over a map would depend on its
+	// iteration order.
+	per, _ := s.meter.Totals()
+	calls, tokens := 0, 0
+	for _, u := range per {
+		calls += u.Calls
+		tokens += u.InputTokens + u.OutputTokens
+	}
+	r.LLMCalls = float64(calls) / float64(max(1, users))
+	r.LLMTokens = float64(tokens) / float64(max(1, users))
+	r.LLMEndpoint = spec
+	r.LLMOutcomes = outcomes.Report()
+}
+
+func printReport(w io.Writer, r evalReport) {
+	fmt.Fprintf(w, "%s: %d users (%d skipped: target in their random list), 1 + 9 candidates, %s mode, %s scheduler, %s\n",
+		r.Dataset, r.Users, r.Skipped, r.Mode, r.Scheduler, r.Runtime)
+	fmt.Fprintf(w, "ties %s\n\n", r.Ties)
+	names := printScores(w, r)
+	fmt.Fprintf(w, "\nHR@1 on the %d users used while building / the %d held out:", r.Split.DevUsers, r.Split.HeldOutUsers)
+	for _, n := range append(names[1:], "recmem") {
+		sp, ok := r.BaselineSplits[n]
+		if n == "recmem" {
+			sp, ok = r.Split, true
+		}
+		if ok {
+			fmt.Fprintf(w, " %s %.4f/%.4f", n, sp.Dev.HR1, sp.HeldOut.HR1)
+		}
+	}
+	fmt.Fprintln(w)
+	if d := r.ResponsivenessDetail; d.Users > 0 {
+		fmt.Fprintf(w, "responsiveness %.4f: over %d users with %d+ low ratings on a genre, its share of the top %d went from %.4f to %.4f (fell for %d, rose for %d)\n",
+			r.Responsiveness, d.Users, rec.MinLow, rec.TopK, d.Before, d.After, d.Fell, d.Rose)
+	} else {
+		fmt.Fprintln(w, "responsiveness: no user has low ratings on a genre (not measured)")
+	}
+	if len(r.Factorial) > 0 {
+		fmt.Fprintf(w, "\ntier study (weights learned per combination; test, then held-out fifth):\n%-28s %7s %8s %10s %10s\n", "tiers", "HR@1", "NDCG@10", "HR@1 h/o", "valid HR@1")
+		for _, t := range r.Factorial {
+			fmt.Fprintf(w, "%-28s %7.4f %8.4f %10.4f %10.4f\n", t.Name(), t.Test.HR1, t.Test.NDCG10, t.Split.HeldOut.HR1, t.Valid.HR1)
+		}
+	}
+	fmt.Fprintf(w, "\n%d of %d users ranked with a profile\n", r.WithProfile, r.Users)
+	fmt.Fprintf(w, "LLM calls per user %.1f, tokens per user %.0f\n", r.LLMCalls, r.LLMTokens)
+	for _, step := range slices.Sorted(maps.Keys(r.LLM)) {
+		x := r.LLM[step]
+		fmt.Fprintf(w, "  %-10s %.2f calls, %.0f input + %.0f output tokens per user\n", step, x.Calls, x.InputTokens, x.OutputTokens)
+	}
+	ops := slices.Collect(maps.Keys(r.Ops))
+	slices.SortFunc(ops, func(a, b string) int { return cmp.Or(r.Ops[b]-r.Ops[a], strings.Compare(a, b)) })
+	var parts []string
+	for _, op := range ops {
+		parts = append(parts, fmt.Sprintf("%s %d (%.0f%%)", op, r.Ops[op], 100*r.OpsShare[op]))
+	}
+	fmt.Fprintf(w, "lifecycle ops: %s\n", strings.Join(parts, ", "))
+	printOutcomes(w, r.LLMOutcomes)
+	fmt.Fprintf(w, "%.1fs\n", r.Seconds)
+}
+
+// printScores writes the table of the rankers' scores: the random, pop,
+// itemknn and bpr baselines, the peers in name order, then recmem. It
+// returns the rankers' names, recmem left out.
+func printScores(w io.Writer, r evalReport) []string {
+	fmt.Fprintf(w, "%-12s %7s %7s %8s %8s\n", "ranker", "HR@1", "HR@5", "NDCG@5", "NDCG@10")
+	row := func(n string, s rec.Scores) {
+		fmt.Fprintf(w, "%-12s %7.4f %7.4f %8.4f %8.4f\n", n, s.HR1, s.HR5, s.NDCG5, s.NDCG10)
+	}
+	names := []string{"random", "pop", "itemknn", "bpr"}
+	for _, n := range slices.Sorted(maps.Keys(r.Baselines)) {
+		if !slices.Contains(names, n) {
+			names = append(names, n) // the peers read with --peers
+		}
+	}
+	for _, n := range names {
+		row(n, r.Baselines[n])
+	}
+	row("recmem", rec.Scores{HR1: r.HR1, HR5: r.HR5, NDCG5: r.NDCG5, NDCG10: r.NDCG10})
+	return names
+}
+
+// printOutcomes writes the valid share per step and the fallback reasons,
+// most frequent first.
+func printOutcomes(w io.Writer, r map[string]rec.StepOutcomes) {
+	if len(r) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "LLM answers used (parsed and valid) per step:")
+	for _, step := range slices.Sorted(maps.Keys(r)) {
+		x := r[step]
+		fmt.Fprintf(w, "  %-10s %d of %d (%.1f%%)\n", step, x.Accepted, x.Asked, 100*x.Valid)
+		reasons := slices.Collect(maps.Keys(x.Fallback))
+		sort.Slice(reasons, func(i, j int) bool {
+			a, b := x.Fallback[reasons[i]], x.Fallback[reasons[j]]
+			return a > b || a == b && reasons[i] < reasons[j]
+		})
+		for _, why := range reasons {
+			fmt.Fprintf(w, "    %5d fallback: %s\n", x.Fallback[why], strings.ReplaceAll(why, "\n", " "))
+		}
+	}
+}
