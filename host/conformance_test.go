@@ -92,7 +92,7 @@ func (l *switchableLLM) Complete(_ context.Context, r llm.Request) (llm.Response
 	l.mu.Lock()
 	s := l.s
 	l.mu.Unlock()
-	return s.Complete(r)
+	return s.Complete(context.Background(), r)
 }
 
 // TestEveryEngineExportIsExported checks that the module exports a wasm

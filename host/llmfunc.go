@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	hostllm "github.com/recmem/recmem/host/llm"
 	"github.com/recmem/recmem/pkg/llm"
 )
 
@@ -13,13 +12,13 @@ import (
 // llm.Response. With no completer, or when the exchange fails, the response
 // carries an error and the module's step falls back to its LLM-free policy.
 // The module itself never reaches the network.
-func llmFunction(c hostllm.Completer) HostFunction {
+func llmFunction(c llm.Completer) HostFunction {
 	return HostFunction{Name: "llm_complete", Fn: func(ctx context.Context, in []byte) ([]byte, error) {
 		return json.Marshal(answer(ctx, c, in))
 	}}
 }
 
-func answer(ctx context.Context, c hostllm.Completer, raw []byte) llm.Response {
+func answer(ctx context.Context, c llm.Completer, raw []byte) llm.Response {
 	var req llm.Request
 	if err := json.Unmarshal(raw, &req); err != nil {
 		return llm.Response{Error: "llm_complete: malformed request: " + err.Error()}

@@ -91,7 +91,7 @@ func (handLLM) Complete(_ context.Context, r llm.Request) (llm.Response, error) 
 
 // llmScenario streams ten purchases through the planner with every memory
 // step on the LLM, then asks for a synthesis, and returns the final memory.
-func llmScenario(t *testing.T, c hostllm.Completer) (string, []llm.Outcome) {
+func llmScenario(t *testing.T, c llm.Completer) (string, []llm.Outcome) {
 	t.Helper()
 	ctx := context.Background()
 	rt, err := host.Open(ctx, host.Options{WasmPath: testWasm, CacheDir: filepath.Join(os.TempDir(), "recmem-test-cache"),

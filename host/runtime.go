@@ -26,7 +26,7 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
-	hostllm "github.com/recmem/recmem/host/llm"
+	"github.com/recmem/recmem/pkg/llm"
 )
 
 // Options configure a Runtime. The zero value of every field means its
@@ -62,7 +62,7 @@ type Options struct {
 	// LLM answers the module's llm_complete calls (docs/llm.md). Nil means
 	// no LLM: every LLM step gets an error answer and runs its LLM-free
 	// policy. Which steps ask the LLM at all is LLMSteps.
-	LLM hostllm.Completer
+	LLM llm.Completer
 	// LLMSteps lists the steps that use the LLM: any of extract, plan,
 	// synthesize, rank. Empty means none (the LLM-free defaults). It reaches
 	// the module as the manifest config key "llm_steps".

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 
@@ -22,7 +23,7 @@ func llmComplete(uint64) uint64
 // hostLLM is the llm.Completer that goes through the host function.
 type hostLLM struct{}
 
-func (hostLLM) Complete(r llm.Request) (llm.Response, error) {
+func (hostLLM) Complete(_ context.Context, r llm.Request) (llm.Response, error) {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return llm.Response{}, err

@@ -22,11 +22,6 @@ import (
 	contract "github.com/recmem/recmem/pkg/llm"
 )
 
-// Completer is the host-side form of the contract: one exchange, bounded by ctx.
-type Completer interface {
-	Complete(ctx context.Context, req contract.Request) (contract.Response, error)
-}
-
 // Config configures a Client. Zero values mean the documented defaults.
 type Config struct {
 	// BaseURL is the endpoint's base, ending in /v1 (e.g.

@@ -9,19 +9,19 @@ import (
 )
 
 // Meter counts the exchanges that pass through it, per user and step, for any
-// Completer (a live client or a replay). It is safe for concurrent use.
+// contract.Completer (a live client or a replay). It is safe for concurrent use.
 type Meter struct {
-	Next  Completer
+	Next  contract.Completer
 	mu    sync.Mutex
 	usage map[string]map[string]*Usage
 }
 
 // NewMeter wraps next.
-func NewMeter(next Completer) *Meter {
+func NewMeter(next contract.Completer) *Meter {
 	return &Meter{Next: next, usage: map[string]map[string]*Usage{}}
 }
 
-// Complete implements Completer. Exchanges that end in an error count as
+// Complete implements contract.Completer. Exchanges that end in an error count as
 // calls with the tokens the response reports (usually none).
 func (m *Meter) Complete(ctx context.Context, req contract.Request) (contract.Response, error) {
 	resp, err := m.Next.Complete(ctx, req)

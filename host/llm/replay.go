@@ -28,18 +28,18 @@ type Exchange struct {
 
 // Recorder passes exchanges to Next and appends each one to a file.
 type Recorder struct {
-	Next   Completer
+	Next   contract.Completer
 	Source string
 	mu     sync.Mutex
 	w      io.Writer
 }
 
 // NewRecorder records to w (typically a file opened for append).
-func NewRecorder(next Completer, w io.Writer, source string) *Recorder {
+func NewRecorder(next contract.Completer, w io.Writer, source string) *Recorder {
 	return &Recorder{Next: next, w: w, Source: source}
 }
 
-// Complete implements Completer.
+// Complete implements contract.Completer.
 func (r *Recorder) Complete(ctx context.Context, req contract.Request) (contract.Response, error) {
 	start := time.Now()
 	resp, err := r.Next.Complete(ctx, req)
@@ -107,7 +107,7 @@ func ReadReplayer(r io.Reader) (*Replayer, error) {
 // Len is the number of recorded exchanges.
 func (r *Replayer) Len() int { return len(r.byHash) }
 
-// Complete implements Completer.
+// Complete implements contract.Completer.
 func (r *Replayer) Complete(_ context.Context, req contract.Request) (contract.Response, error) {
 	resp, ok := r.byHash[req.Hash()]
 	if !ok {
@@ -122,10 +122,10 @@ func (r *Replayer) Complete(_ context.Context, req contract.Request) (contract.R
 // file, the file ends up holding every exchange once.
 type Resume struct {
 	Known *Replayer
-	Next  Completer
+	Next  contract.Completer
 }
 
-// Complete implements Completer. A recorded error response is asked again.
+// Complete implements contract.Completer. A recorded error response is asked again.
 func (r Resume) Complete(ctx context.Context, req contract.Request) (contract.Response, error) {
 	if resp, ok := r.Known.byHash[req.Hash()]; ok && resp.Error == "" {
 		return resp, nil

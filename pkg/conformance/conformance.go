@@ -23,6 +23,7 @@ package conformance
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -80,7 +81,7 @@ func (s *LLMScript) Answer(purpose string) (text, errMsg string) {
 
 // Complete implements llm.Completer with the scripted answers; the token
 // counts are those of a tokenizer-free estimate (4 characters a token).
-func (s *LLMScript) Complete(r llm.Request) (llm.Response, error) {
+func (s *LLMScript) Complete(_ context.Context, r llm.Request) (llm.Response, error) {
 	text, errMsg := s.Answer(r.Purpose)
 	if errMsg != "" {
 		return llm.Response{Error: errMsg}, nil

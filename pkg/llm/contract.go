@@ -12,6 +12,7 @@
 package llm
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -65,8 +66,14 @@ func (r Request) Hash() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Completer answers requests: the host function inside the plugin, a Go
-// client natively. An error means the exchange itself failed.
+// Completer answers requests: the host function inside the plugin, the
+// host's HTTP client, a recording or a script. It is the one form of the
+// contract on both sides of the module boundary. ctx bounds one exchange:
+// the host function passes the context of the export call it serves, and
+// the module's own policies pass context.Background(), since an export runs
+// to its end and the host bounds each exchange with its own timeout. An
+// error means the exchange itself failed; a model's refusal or a malformed
+// answer is a Response with Error set.
 type Completer interface {
-	Complete(Request) (Response, error)
+	Complete(ctx context.Context, req Request) (Response, error)
 }

@@ -1,5 +1,7 @@
 package llm
 
+import "context"
+
 // memo answers a repeated request from its first answer, so that one export
 // call never asks the host the same thing twice. Equal requests hash equally
 // (Request.Hash), and an answer depends only on its request at temperature 0.
@@ -20,12 +22,12 @@ func newMemo(c Completer) Completer {
 }
 
 // Complete implements Completer.
-func (m *memo) Complete(r Request) (Response, error) {
+func (m *memo) Complete(ctx context.Context, r Request) (Response, error) {
 	h := r.Hash()
 	if resp, ok := m.answers[h]; ok {
 		return resp, nil
 	}
-	resp, err := m.next.Complete(r)
+	resp, err := m.next.Complete(ctx, r)
 	if err == nil && resp.Error == "" {
 		m.answers[h] = resp
 	}

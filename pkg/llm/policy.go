@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -52,7 +53,7 @@ func ask(c Completer, req Request) (string, string) {
 	if c == nil {
 		return "", "no LLM configured"
 	}
-	resp, err := c.Complete(req)
+	resp, err := c.Complete(context.Background(), req)
 	switch {
 	case err != nil:
 		return "", err.Error()

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -17,7 +18,7 @@ type scripted struct {
 	last  Request
 }
 
-func (s *scripted) Complete(r Request) (Response, error) {
+func (s *scripted) Complete(_ context.Context, r Request) (Response, error) {
 	s.calls++
 	s.last = r
 	if s.err != nil {
@@ -204,7 +205,7 @@ type byPurpose struct {
 	calls   map[string]int
 }
 
-func (b *byPurpose) Complete(r Request) (Response, error) {
+func (b *byPurpose) Complete(_ context.Context, r Request) (Response, error) {
 	if b.calls == nil {
 		b.calls = map[string]int{}
 	}

@@ -33,7 +33,7 @@ func addLLMFlags(fs *flag.FlagSet) *llmFlags {
 // llmSetup is an opened LLM: the completer the host function calls, the
 // steps that use it, and the meter that counts calls and tokens.
 type llmSetup struct {
-	completer hostllm.Completer
+	completer llm.Completer
 	meter     *hostllm.Meter
 	steps     []string
 	close     func() error
@@ -49,7 +49,7 @@ func (f *llmFlags) open() (*llmSetup, error) {
 		}
 		return s, nil
 	}
-	var c hostllm.Completer
+	var c llm.Completer
 	source := f.spec
 	if path, ok := strings.CutPrefix(f.spec, "replay:"); ok {
 		rp, err := hostllm.LoadReplayer(path)
@@ -110,15 +110,8 @@ func (s *llmSetup) nativeEngine() (*engine.Engine, error) {
 	if s.completer == nil {
 		return e, nil
 	}
-	if err := e.SetLLM(syncLLM{s.completer}, s.steps); err != nil {
+	if err := e.SetLLM(s.completer, s.steps); err != nil {
 		return nil, err
 	}
 	return e, nil
-}
-
-// syncLLM adapts a host completer to the module-side interface.
-type syncLLM struct{ c hostllm.Completer }
-
-func (a syncLLM) Complete(r llm.Request) (llm.Response, error) {
-	return a.c.Complete(context.Background(), r)
 }

@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	hostllm "github.com/recmem/recmem/host/llm"
 	contract "github.com/recmem/recmem/pkg/llm"
 
 	"github.com/recmem/recmem/pkg/intentlab"
@@ -16,7 +15,7 @@ import (
 
 // missCounter counts the requests a replay does not hold.
 type missCounter struct {
-	next   hostllm.Completer
+	next   contract.Completer
 	misses atomic.Int32
 }
 
