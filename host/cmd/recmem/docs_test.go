@@ -111,33 +111,6 @@ type docEnv struct {
 	lastAnswer []byte
 }
 
-// deltaRequest sends the request of docs/http.md's binary example: it
-// starts a memory in binary form, puts that state and its tag in place of
-// the example's elided ones, and returns the answer.
-func (e *docEnv) deltaRequest(t *testing.T, example string) []byte {
-	t.Helper()
-	var req host.EdgeRequest
-	if err := strictJSON(example, &req); err != nil {
-		t.Fatalf("the example request is not a request: %v", err)
-	}
-	var units []string
-	for i := range 40 {
-		units = append(units, fmt.Sprintf(`{"id":"D%d:%d","session":"S%d","speaker":"Ann","text":"Turn %d: the pottery class, the kiln and the glaze."}`, i/20+1, i%20+1, i/20+1, i))
-	}
-	code, body := e.send(t, "add_units", `{"format":"binary","input":{"units":[`+strings.Join(units, ",")+`]}}`)
-	var first host.EdgeResponse
-	if err := json.Unmarshal(body, &first); err != nil || code != 200 || first.State == "" {
-		t.Fatalf("a binary state to start from: %d %s", code, body)
-	}
-	req.State, req.Tag = first.State, first.Tag
-	b, _ := json.Marshal(req)
-	code, body = e.send(t, "add_units", string(b))
-	if code != 200 {
-		t.Fatalf("the example request: %d %s", code, body)
-	}
-	return body
-}
-
 func newDocEnv(t *testing.T) *docEnv {
 	ctx := context.Background()
 	e := &docEnv{wasm: testModule(t)}
@@ -193,6 +166,8 @@ func (e *docEnv) check(t *testing.T, b docBlock) {
 		e.commands(t, b)
 	case b.lang == "http":
 		e.httpRequest(t, b)
+	case b.lang == "mermaid":
+		e.diagram(t, b)
 	case b.file == "docs/js.md" && b.lang == "":
 		e.nodeOutput(t, b)
 	case b.file == "docs/js.md" && b.lang == "json":
