@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/recmem/recmem/pkg/dataset"
+	"github.com/recmem/recmem/pkg/engine"
 	"github.com/recmem/recmem/pkg/memory"
 )
 
@@ -72,22 +72,14 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	ops := map[string]int{}
 	for i, it := range seq.History {
 		item := d.Items[it]
-		meta := map[string]string{}
+		meta := map[string][]string{}
 		for k, v := range item.Meta {
-			meta[k] = v
+			meta[k] = []string{v}
 		}
-		in, _ := json.Marshal(map[string]any{
-			"signals":  []any{map[string]any{"user": seq.User, "item": item.ID, "action": "purchase", "meta": meta, "time": demoStart + i*demoDay}},
-			"maintain": *scheduler,
-		})
-		out, err := c.Call("record", in)
+		sig := memory.Signal{User: seq.User, Item: item.ID, Action: "purchase", Meta: meta, Time: int64(demoStart + i*demoDay)}
+		res, err := engine.Record.Call(c, engine.RecordInput{Signals: []memory.Signal{sig}, Maintain: *scheduler})
 		if err != nil {
 			fmt.Fprintln(stderr, "recmem demo: record:", err)
-			return 1
-		}
-		var res memory.RecordResult
-		if err := json.Unmarshal(out, &res); err != nil {
-			fmt.Fprintln(stderr, "recmem demo: record output:", err)
 			return 1
 		}
 		entries := append(res.Fifo, res.Maintenance.Ops...)
@@ -101,18 +93,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "        %-10s %s\n", e.Op, e.Reason)
 		}
 	}
-	out, err := c.Call("get_memory", []byte(`{"journal_limit":1}`))
+	m, err := engine.GetMemory.Call(c, engine.GetMemoryInput{JournalLimit: 1})
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem demo: get_memory:", err)
-		return 1
-	}
-	var m struct {
-		Events  []memory.Event `json:"events"`
-		Chunks  []memory.Chunk `json:"chunks"`
-		Profile memory.Profile `json:"profile"`
-	}
-	if err := json.Unmarshal(out, &m); err != nil {
-		fmt.Fprintln(stderr, "recmem demo: get_memory output:", err)
 		return 1
 	}
 	printTiers(stdout, m.Events, m.Chunks, m.Profile)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/slate"
@@ -56,25 +55,15 @@ func runEvalSlate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "recmem eval slate:", err)
 		return 1
 	}
-	var fixed json.RawMessage
+	var models []*slate.Model
 	if *modelFile != "" {
-		b, err := os.ReadFile(*modelFile)
+		m, err := readSlateModel(*modelFile)
 		if err != nil {
 			fmt.Fprintln(stderr, "recmem eval slate:", err)
 			return 1
 		}
-		var m slate.Model
-		if err := json.Unmarshal(b, &m); err != nil {
-			fmt.Fprintln(stderr, "recmem eval slate: model:", err)
-			return 1
-		}
-		if err := m.Validate(); err != nil {
-			fmt.Fprintln(stderr, "recmem eval slate: model:", err)
-			return 1
-		}
-		fixed = b
+		models = []*slate.Model{m}
 	}
-	var foldJSON []json.RawMessage
 	if *cv {
 		k := min(*folds, len(convs))
 		if k < 2 {
@@ -86,110 +75,33 @@ func runEvalSlate(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "recmem eval slate:", err)
 			return 2
 		}
-		ms, err := foldModels(convs, *pool, k, train)
-		if err != nil {
+		if models, err = foldModels(convs, *pool, k, train); err != nil {
 			fmt.Fprintln(stderr, "recmem eval slate:", err)
 			return 1
 		}
-		for _, m := range ms {
-			b, _ := json.Marshal(m)
-			foldJSON = append(foldJSON, b)
-		}
 	}
-	ctx := context.Background()
-	c, done, err := openCaller(ctx, *native, *wasm)
+	c, done, err := openCaller(context.Background(), *native, *wasm)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem eval slate:", err)
 		return 1
 	}
 	defer done()
+	replay := slatelab.Replay{Budget: *budget, Pool: *pool, Limit: *limit, Models: models}
 	progress := isTerminal(stderr)
-	tallies := map[string]*slatelab.Tally{}
-	for _, r := range slate.Rankers {
-		tallies[r] = &slatelab.Tally{}
-	}
-	total := 0
-	for ci, cv := range convs {
-		if *limit > 0 && ci >= *limit {
-			break
-		}
-		for _, q := range cv.Questions {
-			if slatelab.Eligible(q) {
-				total++
+	if progress {
+		replay.Progress = func(conv string, done, total int) {
+			if done%20 == 0 {
+				fmt.Fprintf(stderr, "\r%s: %d/%d questions", conv, done, total)
 			}
 		}
 	}
-	doneQ := 0
-	for ci, conv := range convs {
-		if *limit > 0 && ci >= *limit {
-			break
-		}
-		if _, err := c.Call("reset", nil); err != nil {
-			fmt.Fprintln(stderr, "recmem eval slate: reset:", err)
-			return 1
-		}
-		in, _ := json.Marshal(map[string]any{"units": slatelab.UnitsOf(conv)})
-		if _, err := c.Call("add_units", in); err != nil {
-			fmt.Fprintf(stderr, "recmem eval slate: %s: add_units: %v\n", conv.ID, err)
-			return 1
-		}
-		model := fixed
-		if *cv {
-			model = foldJSON[ci%len(foldJSON)]
-		}
-		for _, q := range conv.Questions {
-			if !slatelab.Eligible(q) {
-				continue
-			}
-			kappa := conv.Sessions(q)
-			for _, r := range slate.Rankers {
-				req := map[string]any{"query": q.Text, "budget": *budget, "pool": *pool, "ranker": r}
-				if q.Date != "" {
-					req["date"] = q.Date
-				}
-				if r == "learned" {
-					req["with_pool"] = true
-					if model != nil {
-						req["model"] = model
-					}
-				}
-				in, _ := json.Marshal(req)
-				t0 := time.Now()
-				out, err := c.Call("select_slate", in)
-				ms := float64(time.Since(t0).Microseconds()) / 1000
-				if err != nil {
-					fmt.Fprintf(stderr, "recmem eval slate: %s: %q: %v\n", conv.ID, q.Text, err)
-					return 1
-				}
-				var res slate.Result
-				if err := json.Unmarshal(out, &res); err != nil {
-					fmt.Fprintln(stderr, "recmem eval slate: decoding select_slate:", err)
-					return 1
-				}
-				o := slatelab.Outcome{Kappa: kappa, Evidence: q.Evidence, Tokens: res.Tokens, Ms: max(ms, 1e-3)}
-				for _, u := range res.Units {
-					o.Slate = append(o.Slate, u.ID)
-				}
-				o.Pool = map[string]bool{}
-				if r == "learned" {
-					for _, id := range res.PoolIDs {
-						o.Pool[id] = true
-					}
-				} else {
-					for _, id := range o.Slate {
-						o.Pool[id] = true // a baseline's pool is its slate
-					}
-				}
-				tallies[r].Add(o)
-			}
-			doneQ++
-			if progress && doneQ%20 == 0 {
-				fmt.Fprintf(stderr, "\r%s: %d/%d questions", conv.ID, doneQ, total)
-			}
-		}
-	}
+	tallies, err := replay.Run(c, convs)
 	if progress {
 		fmt.Fprintln(stderr)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem eval slate:", err)
+		return 1
 	}
 	rep := slateReport{Metrics: tallies["learned"].Metrics(), Baselines: map[string]slatelab.Metrics{}}
 	for _, r := range slate.Rankers[1:] {
@@ -227,4 +139,21 @@ func printMetricsTable(w io.Writer, rep slateReport) {
 	for _, r := range slate.Rankers[1:] {
 		row(r, rep.Baselines[r])
 	}
+}
+
+// readSlateModel reads and checks a ranker model file (as train slate
+// writes it).
+func readSlateModel(path string) (*slate.Model, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m slate.Model
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	return &m, nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -80,71 +79,15 @@ func runTrainSlate(args []string, stdout, stderr io.Writer) int {
 	}
 	k := min(*folds, len(convs))
 	opts := slatelab.TrainOptions{Pairwise: !*pointwise, L2: *l2}
-	cvRun := func(feats []string) ([]slatelab.Metrics, error) {
-		o := opts
-		o.Features = feats
-		return slatelab.CrossValidateFolds(ps, k, func(g []slatelab.Group) (*slate.Model, error) { return slatelab.Train(g, o) }, bs)
-	}
-	type row struct {
-		Name    string             `json:"name"`
-		Metrics []slatelab.Metrics `json:"metrics"`
-	}
-	var rows []row
 	train, err := trainer(*kind, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem train slate:", err)
 		return 2
 	}
-	all, err := slatelab.CrossValidateFolds(ps, k, train, bs)
+	rows, err := trainSlateRows(ps, k, opts, bs, *kind, *ablation, train, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem train slate:", err)
 		return 1
-	}
-	rows = append(rows, row{"all features, " + *kind, all})
-	if *ablation && *kind != "linear" {
-		lin, err := cvRun(nil)
-		if err != nil {
-			fmt.Fprintln(stderr, "recmem train slate:", err)
-			return 1
-		}
-		rows = append(rows, row{"all features, linear", lin})
-	}
-	if *ablation {
-		groups := make([]string, 0, len(slate.FeatureGroups))
-		for g := range slate.FeatureGroups {
-			groups = append(groups, g)
-		}
-		sort.Strings(groups)
-		for _, g := range groups {
-			if isTerminal(stderr) {
-				fmt.Fprintf(stderr, "\rablation: %s   ", g)
-			}
-			only, err := cvRun(slate.FeatureGroups[g])
-			if err != nil {
-				fmt.Fprintln(stderr, "recmem train slate:", err)
-				return 1
-			}
-			rows = append(rows, row{"only " + g, only})
-			drop := map[string]bool{}
-			for _, f := range slate.FeatureGroups[g] {
-				drop[f] = true
-			}
-			var rest []string
-			for _, f := range slate.FeatureNames {
-				if !drop[f] {
-					rest = append(rest, f)
-				}
-			}
-			without, err := cvRun(rest)
-			if err != nil {
-				fmt.Fprintln(stderr, "recmem train slate:", err)
-				return 1
-			}
-			rows = append(rows, row{"without " + g, without})
-		}
-		if isTerminal(stderr) {
-			fmt.Fprintln(stderr)
-		}
 	}
 	var groups []slatelab.Group
 	for _, p := range ps {
@@ -169,6 +112,41 @@ func runTrainSlate(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprintf(stdout, "train slate: %s, %d questions, pool=%d, %d-fold by conversation\n\n", *data, len(ps), *pool, k)
+	printTrainTable(stdout, bs, rows)
+	return 0
+}
+
+// trainSlateRows cross-validates the model of the given kind on all
+// features, and with ablation also a linear one and slatelab.Ablation's
+// rows, showing the group under way on a terminal.
+func trainSlateRows(ps []slatelab.Pooled, k int, opts slatelab.TrainOptions, bs []int, kind string, ablation bool, train func([]slatelab.Group) (*slate.Model, error), stderr io.Writer) ([]slatelab.Row, error) {
+	all, err := slatelab.CrossValidateFolds(ps, k, train, bs)
+	if err != nil {
+		return nil, err
+	}
+	rows := []slatelab.Row{{Name: "all features, " + kind, Metrics: all}}
+	if !ablation {
+		return rows, nil
+	}
+	if kind != "linear" {
+		lin, err := slatelab.CrossValidateFolds(ps, k, func(g []slatelab.Group) (*slate.Model, error) { return slatelab.Train(g, opts) }, bs)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, slatelab.Row{Name: "all features, linear", Metrics: lin})
+	}
+	var progress func(string)
+	if isTerminal(stderr) {
+		progress = func(g string) { fmt.Fprintf(stderr, "\rablation: %s   ", g) }
+		defer fmt.Fprintln(stderr)
+	}
+	more, err := slatelab.Ablation(ps, k, opts, bs, progress)
+	return append(rows, more...), err
+}
+
+// printTrainTable writes train slate's table: per row, r_slate at each
+// budget (all questions, κ ≥ 2, κ ≥ 3) and the pool's recall.
+func printTrainTable(stdout io.Writer, bs []int, rows []slatelab.Row) {
 	fmt.Fprintf(stdout, "%-22s", "features")
 	for _, b := range bs {
 		fmt.Fprintf(stdout, " %8s %8s %8s", fmt.Sprintf("B=%d", b), "k>=2", "k>=3")
@@ -181,5 +159,4 @@ func runTrainSlate(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, " %7.3f\n", r.Metrics[0].RPool)
 	}
-	return 0
 }

@@ -1,0 +1,108 @@
+package slatelab
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/recmem/recmem/pkg/dataset"
+	"github.com/recmem/recmem/pkg/engine"
+	"github.com/recmem/recmem/pkg/slate"
+)
+
+// Replay asks, for every eligible question of a set of conversations, each
+// ranker of slate.Rankers for a slate, through the exports on any
+// engine.Caller (an engine natively, the .wasm in a Go host): per
+// conversation one reset, one add_units of its turns, and one select_slate
+// per question and ranker. This is `recmem eval slate`; its cost is the
+// calls', about (questions × rankers) selections.
+type Replay struct {
+	Budget int // tokens of a slate (0: slate.DefaultBudget)
+	Pool   int // candidates retrieved (0: slate.DefaultPool)
+	// Limit replays only the first Limit conversations (0: all).
+	Limit int
+	// Models are the learned ranker's models, conversation i using
+	// Models[i mod len(Models)] (the folds of a cross-validation); none: the
+	// embedded model.
+	Models []*slate.Model
+	// Progress, when set, is told after every question.
+	Progress func(conv string, done, total int)
+}
+
+// Run replays convs on c and returns each ranker's tally. The caller's
+// memory is reset for each conversation; the first error stops the run,
+// naming the conversation and question.
+func (r Replay) Run(c engine.Caller, convs []dataset.Conversation) (map[string]*Tally, error) {
+	if r.Limit > 0 && r.Limit < len(convs) {
+		convs = convs[:r.Limit]
+	}
+	tallies := map[string]*Tally{}
+	for _, name := range slate.Rankers {
+		tallies[name] = &Tally{}
+	}
+	total, done := 0, 0
+	for _, conv := range convs {
+		for _, q := range conv.Questions {
+			if Eligible(q) {
+				total++
+			}
+		}
+	}
+	for ci, conv := range convs {
+		if _, err := engine.Reset.Call(c, engine.ResetInput{}); err != nil {
+			return nil, fmt.Errorf("%s: reset: %w", conv.ID, err)
+		}
+		if _, err := engine.AddUnits.Call(c, engine.AddUnitsInput{Units: UnitsOf(conv)}); err != nil {
+			return nil, fmt.Errorf("%s: add_units: %w", conv.ID, err)
+		}
+		var model *slate.Model
+		if len(r.Models) > 0 {
+			model = r.Models[ci%len(r.Models)]
+		}
+		for _, q := range conv.Questions {
+			if !Eligible(q) {
+				continue
+			}
+			for _, name := range slate.Rankers {
+				o, err := r.ask(c, conv, q, name, model)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %q: %w", conv.ID, q.Text, err)
+				}
+				tallies[name].Add(o)
+			}
+			done++
+			if r.Progress != nil {
+				r.Progress(conv.ID, done, total)
+			}
+		}
+	}
+	return tallies, nil
+}
+
+// ask selects one slate for q with the named ranker and scores it against
+// the question's evidence. The learned ranker is asked for its pool too; a
+// baseline's pool is its slate.
+func (r Replay) ask(c engine.Caller, conv dataset.Conversation, q dataset.Question, ranker string, model *slate.Model) (Outcome, error) {
+	req := engine.SelectSlateInput{Query: q.Text, Date: q.Date, Budget: r.Budget, Pool: r.Pool, Ranker: ranker}
+	if ranker == "learned" {
+		req.WithPool = true
+		req.Model = model
+	}
+	t0 := time.Now()
+	res, err := engine.SelectSlate.Call(c, req)
+	ms := float64(time.Since(t0).Microseconds()) / 1000
+	if err != nil {
+		return Outcome{}, err
+	}
+	o := Outcome{Kappa: conv.Sessions(q), Evidence: q.Evidence, Tokens: res.Tokens, Ms: max(ms, 1e-3), Pool: map[string]bool{}}
+	for _, u := range res.Units {
+		o.Slate = append(o.Slate, u.ID)
+	}
+	pool := o.Slate
+	if ranker == "learned" {
+		pool = res.PoolIDs
+	}
+	for _, id := range pool {
+		o.Pool[id] = true
+	}
+	return o, nil
+}
