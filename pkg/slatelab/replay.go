@@ -10,7 +10,7 @@ import (
 )
 
 // Replay asks, for every eligible question of a set of conversations, each
-// ranker of slate.Rankers for a slate, through the exports on any
+// ranker (of slate.Rankers, or those named) for a slate, through the exports on any
 // engine.Caller (an engine natively, the .wasm in a Go host): per
 // conversation one reset, one add_units of its turns, and one select_slate
 // per question and ranker. This is `recmem eval slate`; its cost is the
@@ -24,6 +24,8 @@ type Replay struct {
 	// Models[i mod len(Models)] (the folds of a cross-validation); none: the
 	// embedded model.
 	Models []*slate.Model
+	// Rankers are asked in this order (none: every one of slate.Rankers).
+	Rankers []string
 	// Progress, when set, is told after every question.
 	Progress func(conv string, done, total int)
 }
@@ -35,8 +37,12 @@ func (r Replay) Run(c engine.Caller, convs []dataset.Conversation) (map[string]*
 	if r.Limit > 0 && r.Limit < len(convs) {
 		convs = convs[:r.Limit]
 	}
+	rankers := r.Rankers
+	if len(rankers) == 0 {
+		rankers = slate.Rankers
+	}
 	tallies := map[string]*Tally{}
-	for _, name := range slate.Rankers {
+	for _, name := range rankers {
 		tallies[name] = &Tally{}
 	}
 	total, done := 0, 0
@@ -62,7 +68,7 @@ func (r Replay) Run(c engine.Caller, convs []dataset.Conversation) (map[string]*
 			if !Eligible(q) {
 				continue
 			}
-			for _, name := range slate.Rankers {
+			for _, name := range rankers {
 				o, err := r.ask(c, conv, q, name, model)
 				if err != nil {
 					return nil, fmt.Errorf("%s: %q: %w", conv.ID, q.Text, err)
