@@ -135,7 +135,7 @@ func measureSize(n int) (med, p90 float64, iters int, indexMs float64, err error
 
 // quality runs the peer on every LoCoMo conversation as `recmem eval slate`
 // runs recmem: one memory per conversation, its eligible questions
-// (slatelab.Eligible), budget B, completeness tallied by slatelab.Tally.
+// (dataset.Question.Eligible), budget B, completeness tallied by slatelab.Tally.
 func quality() (slatelab.Metrics, error) {
 	f, err := os.Open(workload.LoCoMoPath)
 	if err != nil {
@@ -148,12 +148,12 @@ func quality() (slatelab.Metrics, error) {
 	}
 	var tally slatelab.Tally
 	for _, c := range convs {
-		p, err := newBlevePeer(slatelab.UnitsOf(c))
+		p, err := newBlevePeer(c.Units())
 		if err != nil {
 			return slatelab.Metrics{}, fmt.Errorf("%s: %w", c.ID, err)
 		}
 		for _, q := range c.Questions {
-			if !slatelab.Eligible(q) {
+			if !q.Eligible() {
 				continue
 			}
 			ids, used, ranked, err := p.selectSlate(q.Text, budget)

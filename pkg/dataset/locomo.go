@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/recmem/recmem/pkg/slate"
 )
 
 // Turn is one dialogue turn of a long conversation, the unit that slate
@@ -173,4 +175,18 @@ func rawText(b json.RawMessage) string {
 		return s
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// Eligible reports whether a question counts in slate evaluation: it is not
+// LoCoMo's adversarial category 5 and has at least one evidence unit.
+func (q Question) Eligible() bool { return q.Category != "5" && len(q.Evidence) > 0 }
+
+// Units converts the conversation's turns to the units slate selection
+// stores, one per turn, in order.
+func (c *Conversation) Units() []slate.Unit {
+	us := make([]slate.Unit, len(c.Turns))
+	for i, t := range c.Turns {
+		us[i] = slate.Unit{ID: t.ID, Session: t.Session, Date: t.Date, Time: t.Time, Speaker: t.Speaker, Text: t.Text}
+	}
+	return us
 }

@@ -107,19 +107,6 @@ func (t *Tally) Metrics() Metrics {
 
 func round(x, k float64) float64 { return float64(int64(x*k+0.5)) / k }
 
-// Eligible reports whether a question counts in slate evaluation: it is not
-// LoCoMo's adversarial category 5 and has at least one evidence unit.
-func Eligible(q dataset.Question) bool { return q.Category != "5" && len(q.Evidence) > 0 }
-
-// UnitsOf converts a conversation's turns to units.
-func UnitsOf(c dataset.Conversation) []slate.Unit {
-	us := make([]slate.Unit, len(c.Turns))
-	for i, t := range c.Turns {
-		us[i] = slate.Unit{ID: t.ID, Session: t.Session, Date: t.Date, Time: t.Time, Speaker: t.Speaker, Text: t.Text}
-	}
-	return us
-}
-
 // Pooled is a conversation's eligible questions with their candidate pools,
 // computed once and reused by every fold and every ablation.
 type Pooled struct {
@@ -138,11 +125,11 @@ func PoolAll(convs []dataset.Conversation, pool int, table *vector.Table) ([]Poo
 	var out []Pooled
 	for ci, c := range convs {
 		s := slate.NewStoreWithTable(table)
-		if err := s.Add(UnitsOf(c)); err != nil {
+		if err := s.Add(c.Units()); err != nil {
 			return nil, fmt.Errorf("slate: conversation %s: %w", c.ID, err)
 		}
 		for _, q := range c.Questions {
-			if !Eligible(q) {
+			if !q.Eligible() {
 				continue
 			}
 			cs, err := s.Candidates(q.Text, q.Date, pool)

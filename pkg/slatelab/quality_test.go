@@ -26,12 +26,12 @@ func TestLoCoMoQuality(t *testing.T) {
 	}
 	c := convs[0]
 	s := slate.NewStore()
-	if err := s.Add(UnitsOf(c)); err != nil {
+	if err := s.Add(c.Units()); err != nil {
 		t.Fatal(err)
 	}
 	var learned, bm25 Tally
 	for _, q := range c.Questions {
-		if !Eligible(q) {
+		if !q.Eligible() {
 			continue
 		}
 		for _, r := range []string{"learned", "bm25"} {

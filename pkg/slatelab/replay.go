@@ -48,7 +48,7 @@ func (r Replay) Run(c engine.Caller, convs []dataset.Conversation) (map[string]*
 	total, done := 0, 0
 	for _, conv := range convs {
 		for _, q := range conv.Questions {
-			if Eligible(q) {
+			if q.Eligible() {
 				total++
 			}
 		}
@@ -57,7 +57,7 @@ func (r Replay) Run(c engine.Caller, convs []dataset.Conversation) (map[string]*
 		if _, err := engine.Reset.Call(c, engine.ResetInput{}); err != nil {
 			return nil, fmt.Errorf("%s: reset: %w", conv.ID, err)
 		}
-		if _, err := engine.AddUnits.Call(c, engine.AddUnitsInput{Units: UnitsOf(conv)}); err != nil {
+		if _, err := engine.AddUnits.Call(c, engine.AddUnitsInput{Units: conv.Units()}); err != nil {
 			return nil, fmt.Errorf("%s: add_units: %w", conv.ID, err)
 		}
 		var model *slate.Model
@@ -65,7 +65,7 @@ func (r Replay) Run(c engine.Caller, convs []dataset.Conversation) (map[string]*
 			model = r.Models[ci%len(r.Models)]
 		}
 		for _, q := range conv.Questions {
-			if !Eligible(q) {
+			if !q.Eligible() {
 				continue
 			}
 			for _, name := range rankers {

@@ -14,7 +14,6 @@ import (
 	"github.com/recmem/recmem/pkg/catalog"
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/slate"
-	"github.com/recmem/recmem/pkg/slatelab"
 	"github.com/recmem/recmem/pkg/text"
 	"github.com/recmem/recmem/pkg/vector"
 )
@@ -85,7 +84,7 @@ type FileRank struct {
 }
 
 // Quality is one LoCoMo conversation as `recmem eval slate` sees it: its
-// units (slatelab.UnitsOf) and its eligible questions (slatelab.Eligible).
+// units (Conversation.Units) and its eligible questions (Question.Eligible).
 type Quality struct {
 	ID        string            `json:"id"`
 	Units     []slate.Unit      `json:"units"`
@@ -185,13 +184,13 @@ func BuildFile(locomoPath, catalogPath string, sizes []int, opts FileOptions) (*
 		return nil, fmt.Errorf("workload: %w", err)
 	}
 	for _, c := range convs {
-		q := Quality{ID: c.ID, Units: slatelab.UnitsOf(c)}
+		q := Quality{ID: c.ID, Units: c.Units()}
 		for _, u := range q.Units {
 			q.Tokens = append(q.Tokens, u.Tokens())
 			q.Vectors = append(q.Vectors, sentence(table, u.Text))
 		}
 		for _, qq := range c.Questions {
-			if !slatelab.Eligible(qq) {
+			if !qq.Eligible() {
 				continue
 			}
 			q.Questions = append(q.Questions, QualityQuestion{Text: qq.Text, Vector: sentence(table, qq.Text),
