@@ -3,6 +3,7 @@
 import { $, download } from './dom.js';
 import { act, showError, clearError, refresh, setStatus, inWords, sizeWords } from './core.js';
 import * as store from './store.js';
+import { isBinaryState } from '../recmem.js';
 
 // DEFAULT_STEPS are the MARS steps that ask the LLM when an endpoint is set
 // (the manifest config key llm_steps, docs/llm.md). "rank" is left out by
@@ -141,12 +142,14 @@ export async function initSettings(app) {
     const file = e.target.files?.[0];
     e.target.value = '';
     if (!file) return;
-    const text = await file.text();
+    // The JSON document, or a binary state (bytes starting RMSB).
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const state = isBinaryState(bytes) ? bytes : new TextDecoder().decode(bytes);
     const t0 = performance.now();
     try {
-      // The module validates the document; on any error it keeps the memory
+      // The module validates the state; on any error it keeps the memory
       // it had, and so does the page.
-      await app.engine.call('import_state', text);
+      await app.engine.call('import_state', state);
     } catch (err) {
       showError(`Import of ${file.name} failed: ${inWords(err.message)}. Your memory is unchanged.`);
       $('#data-meta').textContent = '';
@@ -155,7 +158,7 @@ export async function initSettings(app) {
     clearError();
     await refresh();
     app.timings.push({ action: 'import', ms: performance.now() - t0 });
-    $('#data-meta').textContent = `Imported ${file.name} (${sizeWords(new TextEncoder().encode(text).length)}).`;
+    $('#data-meta').textContent = `Imported ${file.name} (${sizeWords(bytes.length)}).`;
     setStatus(`Memory imported from ${file.name}`);
   });
 
