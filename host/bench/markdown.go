@@ -117,4 +117,18 @@ func (wd *Workerd) writeMarkdown(w io.Writer, num func(float64) string) {
 			num(wd.RequestProcessCPUMs[k].Median), num(wd.RequestWallMs[k].Median), wd.StateBytes[k], wd.StateGzipBytes[k])
 	}
 	fmt.Fprintln(w)
+	if len(wd.BinaryRequestCPUMs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "The same request with the binary state, imported every time, and carried from request to request with deltas on warm instances:")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| units | binary CPU median | p90 | wall median | warm CPU median | p90 | wall median | served warm | binary state bytes | gzipped |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	for _, n := range sizes(wd.BinaryRequestCPUMs) {
+		k := strconv.Itoa(n)
+		b, h := wd.BinaryRequestCPUMs[k], wd.WarmRequestCPUMs[k]
+		fmt.Fprintf(w, "| %d | %s ms | %s ms | %s ms | %s ms | %s ms | %s ms | %d of %d | %d | %d |\n", n, num(b.Median), num(b.P90), num(wd.BinaryRequestWallMs[k].Median),
+			num(h.Median), num(h.P90), num(wd.WarmRequestWallMs[k].Median), wd.WarmHits[k], h.N, wd.BinaryStateBytes[k], wd.BinaryStateGzip[k])
+	}
+	fmt.Fprintln(w)
 }

@@ -85,6 +85,14 @@ func (wd *Workerd) writeText(w io.Writer) {
 		c, p, wall := wd.RequestCPUMs[k], wd.RequestProcessCPUMs[k], wd.RequestWallMs[k]
 		fmt.Fprintf(w, "  %5d units: CPU %.4g / %.4g ms (process %.4g ms), wall %.4g ms; state %d bytes, %d gzipped\n",
 			n, c.Median, c.P90, p.Median, wall.Median, wd.StateBytes[k], wd.StateGzipBytes[k])
+		if b, ok := wd.BinaryRequestCPUMs[k]; ok {
+			fmt.Fprintf(w, "  %5s binary: CPU %.4g / %.4g ms, wall %.4g ms; state %d bytes, %d gzipped\n",
+				"", b.Median, b.P90, wd.BinaryRequestWallMs[k].Median, wd.BinaryStateBytes[k], wd.BinaryStateGzip[k])
+		}
+		if h, ok := wd.WarmRequestCPUMs[k]; ok {
+			fmt.Fprintf(w, "  %5s binary, warm, deltas: CPU %.4g / %.4g ms, wall %.4g ms; %d of %d served warm\n",
+				"", h.Median, h.P90, wd.WarmRequestWallMs[k].Median, wd.WarmHits[k], h.N)
+		}
 	}
 	fmt.Fprintln(w)
 }
