@@ -4,8 +4,9 @@
 //
 //   node web/bench/restore.mjs [--units 10000] [--iters 7] [--data FILE] [--json]
 //
-// It serves web/ with `recmem serve` (bin/recmem, out/plugin.wasm), opens
-// Debian's chromium headless through playwright-core, and in the page:
+// It serves recmem.js, @extism/extism and the module (out/plugin.wasm, or
+// RECMEM_WASM) on loopback, opens Debian's chromium (or RECMEM_CHROMIUM)
+// headless through playwright-core, and in the page:
 // fills a memory with LoCoMo turns (the first --units, cycling through the
 // conversations as pkg/workload's LoCoMoMemory does, ids made unique per
 // round), exports it in both forms, keeps each in IndexedDB as the page
@@ -16,7 +17,7 @@
 //     module (Recmem.open), the import, and a first select_slate answered.
 // Medians and p90 go to stdout (one JSON object with --json); progress to
 // stderr.
-import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -61,37 +62,42 @@ function units(file, count) {
   return { units: out, questions };
 }
 
-const recmem = process.env.RECMEM_BIN || path.join(root, 'bin/recmem');
 const wasm = process.env.RECMEM_WASM || path.join(root, 'out/plugin.wasm');
 const chromiumPath = process.env.RECMEM_CHROMIUM || '/usr/bin/chromium';
-for (const f of [recmem, wasm, chromiumPath, args.data]) {
+const extism = path.join(root, 'web/node_modules/@extism/extism/dist/browser/mod.js');
+for (const f of [wasm, chromiumPath, args.data, extism]) {
   if (!existsSync(f)) {
-    console.error(`restore: ${f} is missing (./build.sh builds bin/recmem and out/plugin.wasm; chromium is a Debian package)`);
+    console.error(`restore: ${f} is missing (./build.sh builds out/plugin.wasm and installs web/node_modules; chromium is a Debian package)`);
     process.exit(1);
   }
 }
 
+// The four files the page needs, on loopback.
+const files = {
+  '/': ['text/html', '<!doctype html><script type="importmap">{"imports":{"@extism/extism":"/extism.js"}}</script><title>restore</title>'],
+  '/recmem.js': ['text/javascript', path.join(root, 'web/recmem.js')],
+  '/extism.js': ['text/javascript', extism],
+  '/out/plugin.wasm': ['application/wasm', wasm],
+};
+const server = createServer((req, res) => {
+  const f = files[req.url];
+  if (!f) { res.writeHead(404).end(); return; }
+  res.writeHead(200, { 'content-type': f[0] }).end(req.url === '/' ? f[1] : readFileSync(f[1]));
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = `http://127.0.0.1:${server.address().port}/`;
+
 const { units: list, questions } = units(args.data, n);
-const server = spawn(recmem, ['serve', '--addr', '127.0.0.1:0', '--web', path.join(root, 'web'), '--wasm', wasm], { stdio: ['ignore', 'pipe', 'inherit'] });
 const userData = mkdtempSync(path.join(tmpdir(), 'recmem-restore-'));
 let context;
 try {
-  const base = await new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no URL from recmem serve: ${out}`)), 30000);
-    server.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
-      if (m) { clearTimeout(timer); resolve(m[0]); }
-    });
-  });
   context = await chromium.launchPersistentContext(userData, {
     executablePath: chromiumPath, headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-dev-shm-usage'],
   });
   const page = context.pages()[0] ?? await context.newPage();
   page.setDefaultTimeout(600000);
-  await page.goto(`${base}examples/browser.html`);
+  await page.goto(base);
   progress(`${list.length} units into a memory, in Chromium ${context.browser()?.version() ?? ''}`);
   const result = await page.evaluate(async ({ list, questions, iters }) => {
     const { Recmem } = await import('/recmem.js');
@@ -163,7 +169,6 @@ try {
   }
 } finally {
   await context?.close();
-  server.kill('SIGINT');
-  await new Promise((r) => { server.once('exit', r); setTimeout(r, 5000); });
+  server.close();
   rmSync(userData, { recursive: true, force: true });
 }
