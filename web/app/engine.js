@@ -26,6 +26,8 @@ export class Engine {
   // llm answers llm_complete requests (an object in, an object out) for the
   // steps in llmSteps; without it the LLM-free policies run.
   static async open({ wasmUrl = '/out/plugin.wasm', llm, llmSteps = [] } = {}) {
+    // The saved state is read while the module starts.
+    const reading = store.get('state').catch(() => undefined);
     const rm = await Recmem.open({ module: new URL(wasmUrl, location.href), llm, llmSteps });
     const plugin = rm.plugin;
     const exps = (await plugin.getExports()).filter((e) => e.kind === 'function').map((e) => e.name);
@@ -38,7 +40,7 @@ export class Engine {
       if (Array.isArray(listed)) served = exps.filter((n) => listed.includes(n));
     } catch { /* an old module without "exports": trust the wasm exports */ }
     const eng = new Engine(rm, served, imps);
-    const saved = await store.get('state').catch(() => undefined);
+    const saved = await reading;
     let restored = null;
     if (saved) {
       const t0 = performance.now();
