@@ -40,7 +40,7 @@ async function main() {
   }
   app.engine = opened.engine;
   if (opened.restored?.error) {
-    showError(`Your saved memory could not be restored: ${opened.restored.error}. Nothing was lost: it is kept in this browser's storage (IndexedDB "recmem", key "${opened.restored.kept}"), apart from the new memory this page starts; "Forget me" in Settings deletes it.`);
+    showError(`Your saved memory could not be restored: ${opened.restored.error}. Nothing was lost: it is kept in this browser's storage (IndexedDB "recmem", key "${opened.restored.kept}"), apart from the new memory this page starts. "Your data & settings" has a button to download it; "Forget me" there deletes it.`);
   }
   await Promise.all([initGames(app), initAgent(app), initSettings(app)]);
   await refresh();

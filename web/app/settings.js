@@ -4,6 +4,7 @@ import { $, download } from './dom.js';
 import { act, showError, clearError, refresh, setStatus, inWords, sizeWords } from './core.js';
 import * as store from './store.js';
 import { isBinaryState } from '../recmem.js';
+import { REFUSED } from './engine.js';
 
 // DEFAULT_STEPS are the MARS steps that ask the LLM when an endpoint is set
 // (the manifest config key llm_steps, docs/llm.md). "rank" is left out by
@@ -137,6 +138,18 @@ export async function initSettings(app) {
     download(`recmem-memory-${new Date().toISOString().slice(0, 10)}.json`, text);
     $('#data-meta').textContent = `Exported ${sizeWords(new TextEncoder().encode(text).length)}.`;
   }));
+
+  // A saved memory the module refused at load is kept (engine.js); it can
+  // be downloaded as it was saved, to inspect or to import elsewhere.
+  const refused = await store.get(REFUSED).catch(() => undefined);
+  if (refused !== undefined) {
+    $('#download-refused').hidden = false;
+    $('#download-refused').addEventListener('click', () => {
+      const binary = refused instanceof Uint8Array;
+      download(`recmem-memory-not-restored.${binary ? 'bin' : 'json'}`, refused, binary ? 'application/octet-stream' : 'application/json');
+      $('#data-meta').textContent = `Downloaded the memory that could not be restored (${sizeWords(binary ? refused.length : new TextEncoder().encode(refused).length)}).`;
+    });
+  }
 
   $('#import-file').addEventListener('change', async (e) => {
     const file = e.target.files?.[0];

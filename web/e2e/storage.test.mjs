@@ -93,6 +93,7 @@ const like = async () => {
 const RMSB = [0x52, 0x4d, 0x53, 0x42];
 
 test('the memory is saved in the binary form, deltas appended, and a reload restores it', async () => {
+  assert.equal(await page.locator('#download-refused').isVisible(), false, 'nothing refused, no download offered');
   await like();
   assert.deepEqual((await saved('state')).bytes.slice(0, 4), RMSB, 'a binary state');
   // Dialogue turns make a base that a like's change is small beside.
@@ -148,6 +149,12 @@ test('a corrupted saved state is refused with a clear message and kept, not lost
   assert.match(msg, /Nothing was lost: it is kept in this browser's storage \(IndexedDB "recmem", key "refused-state"\)/);
   assert.match(await page.locator('#status').textContent(), /new memory/);
   assert.deepEqual((await saved('refused-state')).bytes, bad, 'kept byte for byte');
+  assert.match(msg, /"Your data & settings" has a button to download it/);
+  // Settings offers it as a file, byte for byte.
+  await page.click('nav [data-tab="settings"]');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-refused')]);
+  assert.equal(download.suggestedFilename(), 'recmem-memory-not-restored.bin');
+  assert.deepEqual([...readFileSync(await download.path())], bad);
   // The page goes on with a new memory; its saves never overwrite the refused state.
   await like();
   assert.deepEqual((await saved('state')).bytes.slice(0, 4), RMSB);
