@@ -211,3 +211,31 @@ test('RecmemPool: a state whose tag matches a warm instance skips the import; us
   await pool.release(again);
   await pool.close();
 });
+
+test('RecmemPool: at most size instances, a caller waits for a release; a grown instance is closed', async () => {
+  const pool = await RecmemPool.open({ module, size: 1 });
+  const a = await pool.acquire(null);
+  let got = null;
+  const waiting = pool.acquire(null).then((rm) => { got = rm; return rm; });
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(got, null, 'the second caller waits while the only instance is taken');
+  await a.addUnits(turns(0, 2));
+  await pool.release(a); // changed since its last export: reset before reuse
+  const b = await waiting;
+  assert.equal(b, a, 'the same instance');
+  assert.equal((await b.selectSlate({ query: 'kiln', budget: 100, ranker: 'bm25' })).units.length, 0, 'reset: an empty memory');
+  await pool.release(b);
+  await assert.rejects(RecmemPool.open({ module, size: 0 }), /size must be a whole number of at least 1/);
+  await assert.rejects(pool.acquire(new Uint8Array([0x52, 0x4d, 0x53, 0x42, 1])), RecmemError);
+  assert.equal(pool.stats().open, 1, 'a refused state leaves the instance in the pool');
+  await pool.close();
+  // recycleBytes: an instance past it is closed when released, and the next caller gets a new one.
+  const small = await RecmemPool.open({ module, size: 1, recycleBytes: 1 });
+  const c = await small.acquire(null);
+  await small.release(c);
+  assert.equal(small.stats().open, 0);
+  const d = await small.acquire(null);
+  assert.notEqual(d, c);
+  await small.release(d);
+  await small.close();
+});
