@@ -822,14 +822,15 @@ export interface OpenOptions {
   /** answers llm_complete synchronously; absent: the LLM-free policies run */
   llm?: (req: LLMRequest) => LLMResponse;
   llmSteps?: ('extract' | 'plan' | 'synthesize' | 'rank')[];
-  /** a saved state document to restore */
-  state?: string | object;
+  /** a saved state to restore: a JSON document (text, bytes or object) or a binary state (bytes) */
+  state?: string | Uint8Array | object;
   /** a catalog asset for rank */
   catalog?: Uint8Array | string | object;
   config?: Record<string, string>;
   /**
-   * at least 32 bytes: exportState returns documents sealed with it (HMAC-SHA-256), importState opens
-   * only documents sealed with it (docs/state-format.md)
+   * at least 32 bytes: exportState returns documents sealed with it (HMAC-SHA-256), a binary state
+   * sealed piece by piece, as the Go host seals them; importState opens only states sealed with it
+   * (docs/state-format.md, docs/state-binary.md)
    */
   sealKey?: string | Uint8Array;
 }
@@ -857,8 +858,62 @@ export class StateError extends Error {
 export function packState(doc: string | Uint8Array): Promise<string>;
 /** the document's bytes of a packed state; throws a StateError (maxBytes defaults to 8 MiB) */
 export function unpackState(packed: string, opts?: { maxBytes?: number }): Promise<Uint8Array>;
-/** "sha256:" and the hex SHA-256 of the document's UTF-8 bytes, the Go host's tag of an unsealed state */
-export function stateTag(doc: string | Uint8Array): Promise<string>;
+/**
+ * a state's tag: "sha256:" and the hex SHA-256 of its bytes (a JSON document's UTF-8 bytes, or a bare
+ * binary state), as the Go host tags it; with sealKey, the seal "hmac-sha256:..." of those bytes, as
+ * `recmem serve --seal-key-file` tags its states
+ */
+export function stateTag(doc: string | Uint8Array, opts?: { sealKey?: string | Uint8Array }): Promise<string>;
+/** why tag does not vouch for the state ('' when it does), in the words of `recmem serve` */
+export function checkTag(doc: string | Uint8Array, tag: string, opts?: { sealKey?: string | Uint8Array }): Promise<string>;
+/** whether bytes are a binary state (docs/state-binary.md), bare or sealed */
+export function isBinaryState(state: unknown): boolean;
+/** a binary state's checksum, "xxh64:" and 16 hex digits (export_state's base); '' for anything else */
+export function stateChecksum(state: Uint8Array): string;
+/**
+ * the state to hold after exportState's binary piece, as host.AppendState: state when the piece is
+ * empty, the piece when it is a whole state, else state with the segment appended
+ */
+export function appendState(state: Uint8Array, piece: Uint8Array): Uint8Array;
+
+/** exportState's options for the binary state (docs/state-binary.md) */
+export interface BinaryExportOptions {
+  format: 'binary';
+  /**
+   * the binary state the caller holds (bytes, sealed or not) or its checksum: the result is then a
+   * segment to append to it, a whole state to replace it, or empty bytes when nothing changed
+   */
+  base?: Uint8Array | string;
+  /** export_state's compact_after: a whole state past this many segments (default 16) */
+  compactAfter?: number;
+  /** export_state's compact_ratio: a whole state when the segments pass this fraction of the base (default 0.5) */
+  compactRatio?: number;
+}
+
+export interface PoolOptions extends Omit<OpenOptions, 'state'> {
+  /** instances at most, each kept warm with the state it served last (default 2) */
+  size?: number;
+  /** an instance whose memory passes this many bytes is closed when released (default 64 MiB) */
+  recycleBytes?: number;
+}
+
+/**
+ * A few instances kept warm by the tag of the state each holds: acquiring a state whose tag matches a
+ * warm instance skips the import. A cache, never the authority: a mismatch always imports, and a tag
+ * covers the whole state.
+ */
+export class RecmemPool {
+  static open(opts: PoolOptions): Promise<RecmemPool>;
+  /**
+   * an instance holding state (null: an empty memory); tag, when given, is the state's tag the caller
+   * has checked (default: the SHA-256 of the bare state). The instance's warm is true on a hit.
+   */
+  acquire(state?: string | Uint8Array | object | null, opts?: { tag?: string }): Promise<Recmem>;
+  /** takes the instance back, warm under tag (default: its heldTag()); a trapped one is closed */
+  release(rm: Recmem, opts?: { tag?: string | null }): Promise<void>;
+  stats(): { hits: number; misses: number; open: number; warm: number };
+  close(): Promise<void>;
+}
 
 export class Recmem {
   static open(opts: OpenOptions): Promise<Recmem>;
@@ -895,6 +950,19 @@ export class Recmem {
   /** start an empty memory, with default or given parameters (export reset) */
   reset(config?: Config): Promise<ResetOutput>;
   // END GENERATED methods
+  /**
+   * the binary state as bytes: the whole state, or with base only what changed since (a segment, a
+   * whole state, or empty bytes); each piece sealed when the instance has a sealKey
+   */
+  exportState(opts: BinaryExportOptions): Promise<Uint8Array>;
+  /** the JSON document, as text (sealed when the instance has a sealKey) */
+  exportState(opts?: { format?: 'json' }): Promise<string>;
+  /** importState of a state whose seal the caller has checked: JSON text or binary bytes */
+  importOpened(state: string | Uint8Array): Promise<ImportStateOutput>;
+  /** the tag of the state the instance last imported or exported, null if a call may have changed it since */
+  heldTag(): Promise<string | null>;
+  /** set by RecmemPool.acquire: the instance already held the state, nothing was imported */
+  warm: boolean;
   /** the instance's linear memory in bytes (it never shrinks) */
   memoryBytes(): number;
   close(): Promise<void>;

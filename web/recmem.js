@@ -78,7 +78,20 @@ export class Recmem {
     this.plugin = plugin;
     this.queue = Promise.resolve();
     this.trap = null; // the RecmemError of the call that trapped, if any
+    this.warm = false; // set by RecmemPool.acquire: the instance already held the state
   }
+
+  // #held is the bare state (JSON text or binary bytes) the instance holds
+  // as the caller holds it, when known: the state it last imported or
+  // exported whole, or that state with the segments it exported since; null
+  // after a call that may have changed the memory. Only what the instance
+  // itself read or wrote is recorded, so a tag of #held names its memory.
+  #held = null;
+  #heldTag = null;
+  // #base is the binary state the instance last imported or exported, with
+  // the segments it exported since, kept across calls that change the
+  // memory: a delta against it extends it.
+  #base = null;
 
   // open instantiates the module. module is a URL, a Response, a
   // WebAssembly.Module, bytes, or (in Node) a file path string. llm is an
@@ -131,6 +144,9 @@ export class Recmem {
   call(name, input, { text: asText = false } = {}) {
     const run = async () => {
       const text = input === undefined || input === null ? '' : typeof input === 'string' ? input : input instanceof Uint8Array ? exactBytes(input) : JSON.stringify(input);
+      // A call that may change the memory leaves it in no state the caller
+      // holds, until the next export says which.
+      if (!READ_ONLY.has(name)) this.#held = null;
       const out = await this.#invoke(name, text);
       const result = out ? out.text() : '';
       if (asText) return result;
@@ -191,33 +207,228 @@ export class Recmem {
   reset(config) { return this.call('reset', { config }); }
   // END GENERATED methods
 
-  // The state document (docs/state-format.md), as text exactly as the module
-  // wrote it, and back.
-  async exportState() {
+  // exportState returns the state. With no options (or format "json") it
+  // is the JSON document (docs/state-format.md), as text exactly as the
+  // module wrote it. With format "binary" it is the binary state
+  // (docs/state-binary.md) as bytes: the whole state, or with base (the
+  // binary state the caller holds, as bytes, or its checksum "xxh64:...")
+  // only what changed since base: a segment to append to it, a whole state
+  // to replace it (compaction, or an instance that does not hold base), or
+  // empty bytes when nothing changed; appendState applies any of the three.
+  // compactAfter and compactRatio are export_state's compact_after and
+  // compact_ratio. With a sealKey, the document, or each binary piece, is
+  // sealed as the Go host seals it. Cost: linear in what is written.
+  async exportState({ format = 'json', base, compactAfter, compactRatio } = {}) {
+    if (format !== 'json' && format !== 'binary') throw new RecmemError('export_state', `format: want "json" or "binary", got ${JSON.stringify(format)}`);
+    if (format === 'json' && (base !== undefined || compactAfter !== undefined || compactRatio !== undefined)) {
+      throw new RecmemError('export_state', 'base: only with the binary format ({format: "binary"})');
+    }
+    let sum;
+    if (base !== undefined && base !== null) {
+      sum = typeof base === 'string' ? base : stateChecksum(base);
+      if (!sum) throw new RecmemError('export_state', 'base: not a binary state (nor its "xxh64:" checksum)');
+    }
     const run = async () => {
-      const doc = (await this.#invoke('export_state', '')).text();
-      return this.seal ? this.seal.seal(doc) : doc;
+      if (format === 'json') {
+        const doc = (await this.#invoke('export_state', '')).text();
+        this.#hold(doc);
+        return this.seal ? this.seal.seal(doc) : doc;
+      }
+      const input = JSON.stringify({ format, base: sum, compact_after: compactAfter, compact_ratio: compactRatio });
+      const out = await this.#invoke('export_state', input);
+      const piece = out ? new Uint8Array(out.bytes()) : new Uint8Array(0);
+      if (piece.length > 0 && isBase(piece)) this.#hold(piece);
+      else if (this.#base !== null && stateChecksum(this.#base) === sum) this.#hold(appendState(this.#base, piece));
+      else this.#hold(null);
+      return this.seal && piece.length > 0 ? this.seal.sealPieces(piece) : piece;
     };
     const p = this.queue.then(run, run);
     this.queue = p.catch(() => {});
     return p;
   }
+
+  // importState replaces the memory with a state: a JSON document (text,
+  // its UTF-8 bytes, or the parsed object) or a binary state (bytes: a base
+  // and its segments, as exportState and appendState give them). With a
+  // sealKey only states sealed with it are taken (each binary piece
+  // sealed). A refused state leaves the memory as it was.
   async importState(state) {
-    let doc = typeof state === 'string' ? state : state instanceof Uint8Array ? new TextDecoder().decode(state) : JSON.stringify(state);
-    if (this.seal) {
-      try {
-        doc = await this.seal.open(doc);
-      } catch (err) {
-        throw new RecmemError('import_state', messageOf(err));
-      }
+    let bare;
+    try {
+      bare = await openState(this.seal, state);
+    } catch (err) {
+      throw new RecmemError('import_state', messageOf(err));
     }
-    return this.call('import_state', doc);
+    return this.importOpened(bare);
   }
+
+  // importOpened is importState of a state already opened (its seal checked
+  // by the caller, as openState does): JSON text or binary bytes.
+  importOpened(bare) {
+    const run = async () => {
+      this.#hold(null);
+      const out = await this.#invoke('import_state', typeof bare === 'string' ? bare : exactBytes(bare));
+      this.#base = null;
+      this.#hold(bare);
+      const text = out ? out.text() : '';
+      return text === '' ? null : JSON.parse(text);
+    };
+    const p = this.queue.then(run, run);
+    this.queue = p.catch(() => {});
+    return p;
+  }
+
+  // heldTag is the tag (stateTag) of the state the instance holds as its
+  // caller holds it, the state it last imported or exported; null when a
+  // call since may have changed the memory. RecmemPool keeps instances warm
+  // under it.
+  async heldTag() {
+    if (this.#held === null) return null;
+    this.#heldTag ??= await stateTag(this.#held);
+    return this.#heldTag;
+  }
+
+  #hold(state) {
+    this.#held = state;
+    this.#heldTag = null;
+    if (state instanceof Uint8Array) this.#base = state;
+  }
+
   // memoryBytes is the size of the instance's linear memory. It never
   // shrinks: a host that reuses instances closes one that has grown past
   // what it wants to keep (the Go host recycles past half its cap).
   memoryBytes() { return this.poll?.memory?.buffer.byteLength ?? 0; }
   close() { return this.plugin.close(); }
+}
+
+// RecmemPool is a few module instances that stay warm: each instance it
+// takes back keeps the state it holds, keyed by that state's tag, and a
+// later acquire of a state with the same tag gets that instance without
+// importing anything. It is a cache, never the authority: the state the
+// caller brings is the truth, a tag that matches no warm instance always
+// imports, and a tag covers the whole state (its SHA-256, or its seal), so
+// that two callers meet on one instance only when they hold the same bytes.
+// The least recently used warm instance is the one reused for another
+// state. Instances serve one caller at a time; acquire waits while all are
+// taken.
+export class RecmemPool {
+  // open makes a pool of at most size instances (default 2), opened as
+  // needed with Recmem.open's options (module, llm, llmSteps, catalog,
+  // config, sealKey). An instance whose memory grows past recycleBytes
+  // (default 64 MiB) is closed when taken back (its memory never shrinks),
+  // and so is one that trapped.
+  static async open({ size = 2, recycleBytes = 64 << 20, ...options } = {}) {
+    if (!options.module) throw new TypeError('RecmemPool.open: module is required');
+    if (!Number.isInteger(size) || size < 1) throw new TypeError(`RecmemPool.open: size must be a whole number of at least 1, not ${size}`);
+    const seal = options.sealKey === undefined || options.sealKey === null ? null : await Seal.withKey(options.sealKey);
+    return new RecmemPool(options, size, recycleBytes, seal);
+  }
+
+  constructor(options, size, recycleBytes, seal) {
+    this.options = options;
+    this.size = size;
+    this.recycleBytes = recycleBytes;
+    this.seal = seal;
+    this.idle = []; // {rm, tag, clean}, the least recently used first
+    this.open = 0; // instances opened and not closed, idle or taken
+    this.waiters = [];
+    this.hits = 0;
+    this.misses = 0;
+  }
+
+  // acquire returns an instance holding state (a state importState takes,
+  // sealed when the pool has a sealKey), or an empty memory for null. Its
+  // warm property tells whether the import was skipped. tag is the state's
+  // tag when the caller has already computed and checked it (a server
+  // checks the request's tag against the state; with a seal key the tag is
+  // then the seal of the bare state, as stateTag gives it); by default it is
+  // the SHA-256 of the bare state. A state the module refuses throws the
+  // RecmemError, and no instance is taken. Cost: a warm hit hashes the state
+  // (nothing with tag given); a miss imports it.
+  async acquire(state = null, { tag } = {}) {
+    let bare = null;
+    if (state !== null && state !== undefined) {
+      try {
+        bare = await openState(this.seal, state);
+      } catch (err) {
+        throw new RecmemError('import_state', messageOf(err));
+      }
+      tag ??= await stateTag(bare);
+    } else {
+      tag = null;
+    }
+    let entry = null;
+    if (tag !== null) {
+      const i = this.idle.findIndex((e) => e.tag === tag);
+      if (i >= 0) [entry] = this.idle.splice(i, 1);
+    }
+    if (entry) {
+      this.hits++;
+      entry.rm.warm = true;
+      return entry.rm;
+    }
+    entry = await this.#take();
+    const { rm } = entry;
+    rm.warm = false;
+    try {
+      if (bare !== null) {
+        this.misses++;
+        await rm.importOpened(bare);
+      } else if (!entry.clean) {
+        await rm.reset();
+      }
+    } catch (err) {
+      await this.release(rm, { tag: null });
+      throw err;
+    }
+    return rm;
+  }
+
+  // release takes an instance back. It stays warm under tag, by default the
+  // tag of the state it last imported or exported (Recmem.heldTag); with no
+  // tag (a call since changed the memory, and no export said how) its
+  // memory is reset before another caller gets it.
+  async release(rm, { tag } = {}) {
+    if (rm.trap || rm.memoryBytes() > this.recycleBytes) {
+      this.open--;
+      await rm.close().catch(() => {});
+    } else {
+      if (tag === undefined) tag = await rm.heldTag();
+      this.idle.push({ rm, tag, clean: false });
+    }
+    const next = this.waiters.shift();
+    if (next) next();
+  }
+
+  // #take returns an idle instance that holds no state worth keeping, or a
+  // new one while the pool is not full, or the least recently used warm
+  // one, or waits for a release.
+  async #take() {
+    for (;;) {
+      const cold = this.idle.findIndex((e) => e.tag === null);
+      if (cold >= 0) return this.idle.splice(cold, 1)[0];
+      if (this.open >= this.size && this.idle.length > 0) return this.idle.shift();
+      if (this.open < this.size) {
+        this.open++;
+        try {
+          return { rm: await Recmem.open(this.options), tag: null, clean: true };
+        } catch (err) {
+          this.open--;
+          throw err;
+        }
+      }
+      await new Promise((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  // stats counts warm hits and imports (misses) since the pool opened.
+  stats() { return { hits: this.hits, misses: this.misses, open: this.open, warm: this.idle.filter((e) => e.tag !== null).length }; }
+
+  async close() {
+    const idle = this.idle.splice(0);
+    this.open -= idle.length;
+    await Promise.all(idle.map((e) => e.rm.close().catch(() => {})));
+  }
 }
 
 // The stateless HTTP API's wire form of a state document (docs/http.md),
@@ -284,12 +495,123 @@ export async function unpackState(packed, { maxBytes = 8 << 20 } = {}) {
   return doc;
 }
 
-// stateTag is a state document's tag: "sha256:" and the hex SHA-256 of its
-// UTF-8 bytes, as the Go host computes it (host.StateTag). With a seal key
-// the tag is the seal instead: the first line of exportState's sealed text.
-export async function stateTag(doc) {
+// stateTag is a state's tag: "sha256:" and the hex SHA-256 of its bytes
+// (a JSON document's UTF-8 bytes, or a bare binary state, base and segments
+// together), as the Go host computes it (host.StateTag). With sealKey (a
+// string or bytes of at least 32) it is the seal of those bytes instead,
+// "hmac-sha256:" and the hex HMAC-SHA-256, as `recmem serve
+// --seal-key-file` tags its states. Linear in the state.
+export async function stateTag(doc, { sealKey } = {}) {
   const bytes = typeof doc === 'string' ? new TextEncoder().encode(doc) : doc;
+  if (sealKey !== undefined && sealKey !== null) return (await Seal.withKey(sealKey)).sum(bytes);
   return `sha256:${hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)))}`;
+}
+
+// checkTag returns why tag does not vouch for the state doc ('' when it
+// does), in the words of `recmem serve`: without sealKey the tag must be
+// the state's SHA-256; with it, the seal of the state under that key
+// (checked in constant time).
+export async function checkTag(doc, tag, { sealKey } = {}) {
+  const bytes = typeof doc === 'string' ? new TextEncoder().encode(doc) : doc;
+  if (sealKey === undefined || sealKey === null) {
+    return tag === await stateTag(bytes) ? '' : 'tag: does not match the state (damaged, or not the state this tag was issued with)';
+  }
+  const mac = Seal.parse(typeof tag === 'string' ? tag : '');
+  if (!mac) return 'tag: this server seals its states (hmac-sha256:...); a state without the seal it was given is refused';
+  if (!(await (await Seal.withKey(sealKey)).verify(mac, bytes))) {
+    return 'tag: does not match the state\'s seal (changed after it was sealed, or sealed with another key)';
+  }
+  return '';
+}
+
+// The binary state (docs/state-binary.md) is a base piece and the segments
+// that followed it, concatenated. A piece is a 32-byte header (bytes 0-3
+// "RMSB", byte 5 its kind, B a base or S a segment, bytes 8-11 the body's
+// length), the body and an 8-byte checksum (XXH64, little-endian); the
+// checksum of a state is its last piece's. Sealed, each piece has its seal
+// line before it.
+const PIECE_HEADER = 32;
+const PIECE_TRAILER = 8;
+const SEAL_LINE = 12 + 64 + 1; // "hmac-sha256:", 64 hex digits, "\n"
+
+function isBare(b, at = 0) {
+  return b.length >= at + 4 && b[at] === 0x52 && b[at + 1] === 0x4d && b[at + 2] === 0x53 && b[at + 3] === 0x42;
+}
+
+function isSealLine(b, at = 0) {
+  if (b.length < at + SEAL_LINE) return false;
+  for (let i = 0; i < 12; i++) if (b[at + i] !== Seal.PREFIX.charCodeAt(i)) return false;
+  return true;
+}
+
+// isBinaryState reports whether state is a binary state, bare or sealed
+// (and not a JSON document).
+export function isBinaryState(state) {
+  if (!(state instanceof Uint8Array)) return false;
+  return isBare(state) || (isSealLine(state) && state[SEAL_LINE - 1] === 0x0a && isBare(state, SEAL_LINE));
+}
+
+// isBase reports whether a piece (bare or sealed) is a base, a whole state.
+function isBase(piece) {
+  const at = isBare(piece) ? 0 : SEAL_LINE;
+  return isBare(piece, at) && piece.length > at + 5 && piece[at + 5] === 0x42;
+}
+
+// stateChecksum is a binary state's checksum, "xxh64:" and 16 hex digits,
+// as export_state's base takes it (the last piece's checksum); '' for
+// anything else. Constant time.
+export function stateChecksum(state) {
+  if (!isBinaryState(state) || state.length < PIECE_HEADER + PIECE_TRAILER) return '';
+  let s = 'xxh64:';
+  for (let i = state.length - 1; i >= state.length - PIECE_TRAILER; i--) s += state[i].toString(16).padStart(2, '0');
+  return s;
+}
+
+// appendState returns the state a caller holds after exportState's piece
+// ({format: 'binary', base}), as host.AppendState does: state itself when
+// piece is empty (nothing changed), piece alone when it is a whole state (a
+// base), else state with the segment appended. Sealed states and pieces
+// work the same way. Linear in the result; state is never changed.
+export function appendState(state, piece) {
+  if (!piece || piece.length === 0) return state;
+  if (isBase(piece)) return piece;
+  const out = new Uint8Array(state.length + piece.length);
+  out.set(state, 0);
+  out.set(piece, state.length);
+  return out;
+}
+
+// pieceLen is the length of the bare piece at b[at], or throws when b
+// does not hold a whole one there.
+function pieceLen(b, at) {
+  if (b.length - at < PIECE_HEADER + PIECE_TRAILER || !isBare(b, at)) throw new Error('state: not a binary state piece');
+  const n = PIECE_HEADER + new DataView(b.buffer, b.byteOffset + at + 8, 4).getUint32(0, true) + PIECE_TRAILER;
+  if (n > b.length - at) throw new Error(`state: truncated piece: ${b.length - at} bytes of ${n}`);
+  return n;
+}
+
+function concat(parts, n) {
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+// openState returns the bare form of a state given to importState: a JSON
+// document's text, or a binary state's bytes, its seals (one per piece)
+// checked and removed when seal is set.
+async function openState(seal, state) {
+  if (state instanceof ArrayBuffer) state = new Uint8Array(state);
+  if (state instanceof Uint8Array) {
+    if (isBinaryState(state)) return seal ? seal.openPieces(state) : state;
+    state = new TextDecoder().decode(state);
+  } else if (typeof state !== 'string') {
+    state = JSON.stringify(state);
+  }
+  return seal ? seal.open(state) : state;
 }
 
 function hex(b) {
@@ -322,36 +644,92 @@ function fromBase64(s) {
 // Node 20 and edge runtimes).
 class Seal {
   static PREFIX = 'hmac-sha256:';
+  static keys = new Map(); // imported keys by their bytes in hex, a few per process
 
   constructor(key) { this.key = key; }
 
   static async withKey(key) {
     const raw = typeof key === 'string' ? new TextEncoder().encode(key) : new Uint8Array(key);
     if (raw.length < 32) throw new TypeError(`Recmem.open: sealKey is ${raw.length} bytes, fewer than 32`);
-    return new Seal(await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
+    const id = hex(raw);
+    let seal = Seal.keys.get(id);
+    if (!seal) {
+      seal = new Seal(await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
+      if (Seal.keys.size >= 8) Seal.keys.clear();
+      Seal.keys.set(id, seal);
+    }
+    return seal;
   }
 
+  // parse returns the MAC of a seal line ("hmac-sha256:<64 hex>"), or null.
+  static parse(line) {
+    if (!line.startsWith(Seal.PREFIX) || !/^[0-9a-f]{64}$/.test(line.slice(Seal.PREFIX.length))) return null;
+    const h = line.slice(Seal.PREFIX.length);
+    const mac = new Uint8Array(32);
+    for (let i = 0; i < 32; i++) mac[i] = parseInt(h.slice(2 * i, 2 * i + 2), 16);
+    return mac;
+  }
+
+  // sum is the seal line of bytes, without its newline.
+  async sum(bytes) {
+    return `${Seal.PREFIX}${hex(new Uint8Array(await crypto.subtle.sign('HMAC', this.key, bytes)))}`;
+  }
+
+  verify(mac, bytes) { return crypto.subtle.verify('HMAC', this.key, mac, bytes); }
+
   async seal(doc) {
-    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', this.key, new TextEncoder().encode(doc)));
-    return `${Seal.PREFIX}${[...mac].map((b) => b.toString(16).padStart(2, '0')).join('')}\n${doc}`;
+    return `${await this.sum(new TextEncoder().encode(doc))}\n${doc}`;
   }
 
   // open returns the document of a sealed text, or throws the same messages
   // as the Go host.
   async open(text) {
     const nl = text.indexOf('\n');
-    const line = nl < 0 ? '' : text.slice(0, nl);
-    if (!line.startsWith(Seal.PREFIX) || !/^[0-9a-f]{64}$/.test(line.slice(Seal.PREFIX.length))) {
-      throw new Error('seal: missing (this host only accepts documents it sealed)');
-    }
-    const hex = line.slice(Seal.PREFIX.length);
-    const mac = new Uint8Array(32);
-    for (let i = 0; i < 32; i++) mac[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+    const mac = Seal.parse(nl < 0 ? '' : text.slice(0, nl));
+    if (!mac) throw new Error('seal: missing (this host only accepts documents it sealed)');
     const doc = text.slice(nl + 1);
-    if (!(await crypto.subtle.verify('HMAC', this.key, mac, new TextEncoder().encode(doc)))) {
+    if (!(await this.verify(mac, new TextEncoder().encode(doc)))) {
       throw new Error('seal: does not match the document (changed after it was sealed, or sealed with another key)');
     }
     return doc;
+  }
+
+  // sealPieces seals every piece of a bare binary state, as the Go host
+  // does (each piece after its own seal line). Linear in the state.
+  async sealPieces(bare) {
+    const parts = [];
+    let n = 0;
+    for (let at = 0; at < bare.length;) {
+      const len = pieceLen(bare, at);
+      const piece = bare.subarray(at, at + len);
+      const line = new TextEncoder().encode(`${await this.sum(piece)}\n`);
+      parts.push(line, piece);
+      n += line.length + len;
+      at += len;
+    }
+    return concat(parts, n);
+  }
+
+  // openPieces checks the seal of every piece of a sealed binary state and
+  // returns the bare state, or throws as the Go host does.
+  async openPieces(sealed) {
+    const parts = [];
+    let n = 0;
+    for (let at = 0; at < sealed.length;) {
+      if (!isSealLine(sealed, at) || sealed[at + SEAL_LINE - 1] !== 0x0a) throw new Error('seal: missing (this host only accepts documents it sealed)');
+      const mac = Seal.parse(new TextDecoder().decode(sealed.subarray(at, at + SEAL_LINE - 1)));
+      if (!mac) throw new Error('seal: missing (this host only accepts documents it sealed)');
+      at += SEAL_LINE;
+      const len = pieceLen(sealed, at);
+      const piece = sealed.subarray(at, at + len);
+      if (!(await this.verify(mac, piece))) {
+        throw new Error('seal: does not match the document (changed after it was sealed, or sealed with another key)');
+      }
+      parts.push(piece);
+      n += len;
+      at += len;
+    }
+    return concat(parts, n);
   }
 }
 

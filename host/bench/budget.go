@@ -29,6 +29,10 @@ func budgets(r *Report) []Budget {
 	}
 	if r.Workerd != nil {
 		add("workerd request CPU at 500 units, ms (issue 18)", 10, r.Workerd.RequestCPUMs["500"].Median)
+		add("workerd request CPU at 500 units, binary, warm, ms (issue 18)", 10, r.Workerd.WarmRequestCPUMs["500"].Median)
+	}
+	if r.Chromium != nil {
+		add("restore of 10000 units in Chromium, binary, ms (issue 18)", 50, r.Chromium.RestoreMs["binary"].Median)
 	}
 	add("warm_start_ms (Go host)", 100, r.WarmStartMs)
 	// Issue 18: carrying the state.

@@ -84,6 +84,7 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	r.Workerd.writeMarkdown(w, num)
+	r.Chromium.writeMarkdown(w, num)
 	fmt.Fprintf(w, "Cold start (Go host): compile without cache %s ms, with a warm cache %s ms, instantiate %s ms, first answer (a unit added and a slate selected) %s ms; warm start to first answer %s ms.",
 		num(r.ColdStart["compile_nocache_ms"]), num(r.ColdStart["compile_warm_cache_ms"]), num(r.ColdStart["instantiate_ms"]), num(r.ColdStart["first_answer_ms"]), num(r.WarmStartMs))
 	fmt.Fprintf(w, " Module: %d bytes, %d gzipped.\n\n", r.WasmBytes, r.WasmGzipBytes)
@@ -115,6 +116,40 @@ func (wd *Workerd) writeMarkdown(w io.Writer, num func(float64) string) {
 		k := strconv.Itoa(n)
 		fmt.Fprintf(w, "| %d | %s ms | %s ms | %s ms | %s ms | %d | %d |\n", n, num(wd.RequestCPUMs[k].Median), num(wd.RequestCPUMs[k].P90),
 			num(wd.RequestProcessCPUMs[k].Median), num(wd.RequestWallMs[k].Median), wd.StateBytes[k], wd.StateGzipBytes[k])
+	}
+	fmt.Fprintln(w)
+	if len(wd.BinaryRequestCPUMs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "The same request with the binary state, imported every time, and carried from request to request with deltas on warm instances:")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| units | binary CPU median | p90 | wall median | warm CPU median | p90 | wall median | served warm | binary state bytes | gzipped |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	for _, n := range sizes(wd.BinaryRequestCPUMs) {
+		k := strconv.Itoa(n)
+		b, h := wd.BinaryRequestCPUMs[k], wd.WarmRequestCPUMs[k]
+		fmt.Fprintf(w, "| %d | %s ms | %s ms | %s ms | %s ms | %s ms | %s ms | %d of %d | %d | %d |\n", n, num(b.Median), num(b.P90), num(wd.BinaryRequestWallMs[k].Median),
+			num(h.Median), num(h.P90), num(wd.WarmRequestWallMs[k].Median), wd.WarmHits[k], h.N, wd.BinaryStateBytes[k], wd.BinaryStateGzip[k])
+	}
+	fmt.Fprintln(w)
+}
+
+// writeMarkdown writes the Chromium restore's table, or its error; nothing
+// when it was not run.
+func (c *Chromium) writeMarkdown(w io.Writer, num func(float64) string) {
+	switch {
+	case c == nil:
+		return
+	case c.Error != "":
+		fmt.Fprintf(w, "chromium: %s\n\n", c.Error)
+		return
+	}
+	fmt.Fprintf(w, "Restore of %d units in Chromium %s (%s):\n\n", c.Units, c.Version, c.What)
+	fmt.Fprintln(w, "| form | state bytes | import median | p90 | restore median | p90 |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, f := range []string{"json", "binary"} {
+		i, r := c.ImportMs[f], c.RestoreMs[f]
+		fmt.Fprintf(w, "| %s | %d | %s ms | %s ms | %s ms | %s ms |\n", f, c.StateBytes[f], num(i.Median), num(i.P90), num(r.Median), num(r.P90))
 	}
 	fmt.Fprintln(w)
 }

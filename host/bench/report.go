@@ -60,6 +60,7 @@ type Report struct {
 	Native   Paths              `json:"native"`
 	Node     map[string]any     `json:"node,omitempty"`
 	Workerd  *Workerd           `json:"workerd,omitempty"`
+	Chromium *Chromium          `json:"chromium,omitempty"`
 	Budgets  []Budget           `json:"budgets"`
 	Machine  map[string]any     `json:"machine"`
 	Settings map[string]any     `json:"settings"`

@@ -20,16 +20,17 @@ const budget = 2000
 
 // Options are one run's settings; `recmem bench` sets them from its flags.
 type Options struct {
-	Sizes   []int         // memory sizes in units, at least one, each above 0
-	Iters   int           // timed calls per path and host, after 5 warm-up calls (below 1 counts as 1)
-	MaxTime time.Duration // stop timing a path after this long, once it has min(Iters, 5) timed calls
-	LoCoMo  string        // LoCoMo JSON file: the memories' turns and the quality questions
-	Catalog string        // trained catalog for rank10; when unreadable, rank10 is skipped and Report.Skipped says why
-	Wasm    string        // the plugin's .wasm file
-	Peers   bool          // measure the bleve peer (go test ./host/peers, run in Root)
-	Node    bool          // measure the JavaScript host and the Orama peer (node web/bench/bench.mjs, run in Root)
-	Workerd bool          // time one stateless request in workerd (web/bench/worker.mjs; Linux, workerd under Root/web/node_modules)
-	Root    string        // the repository's root; "" leaves an error in place of the peers and Node
+	Sizes    []int         // memory sizes in units, at least one, each above 0
+	Iters    int           // timed calls per path and host, after 5 warm-up calls (below 1 counts as 1)
+	MaxTime  time.Duration // stop timing a path after this long, once it has min(Iters, 5) timed calls
+	LoCoMo   string        // LoCoMo JSON file: the memories' turns and the quality questions
+	Catalog  string        // trained catalog for rank10; when unreadable, rank10 is skipped and Report.Skipped says why
+	Wasm     string        // the plugin's .wasm file
+	Peers    bool          // measure the bleve peer (go test ./host/peers, run in Root)
+	Node     bool          // measure the JavaScript host and the Orama peer (node web/bench/bench.mjs, run in Root)
+	Workerd  bool          // time one stateless request in workerd (web/bench/worker.mjs; Linux, workerd under Root/web/node_modules)
+	Chromium bool          // time the restore of 10,000 units in headless Chromium (web/bench/restore.mjs)
+	Root     string        // the repository's root; "" leaves an error in place of the peers and Node
 
 	Progress io.Writer // where the stages are reported (nil: nowhere)
 	Terminal bool      // Progress is a terminal: stages overwrite each other in place
@@ -122,6 +123,14 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		} else {
 			r.progress("bench: workerd (web/bench/worker.mjs)")
 			rep.Workerd = r.runWorkerd(ctx, rt, catBytes, r.Catalog)
+		}
+	}
+	if r.Chromium {
+		if why := chromiumSkip(r.Root); why != "" {
+			rep.Skipped = append(rep.Skipped, why)
+		} else {
+			r.progress("bench: restore of %d units in Chromium (web/bench/restore.mjs)", ChromiumUnits)
+			rep.Chromium = r.runChromium()
 		}
 	}
 	if r.Terminal {

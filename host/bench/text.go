@@ -60,6 +60,7 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "recmem: r_slate %v at B=2000 (embedded model)\n\n", r.Quality["r_slate"])
 	r.Workerd.writeText(w)
+	r.Chromium.writeText(w)
 	for _, b := range r.Budgets {
 		mark := "MISSED"
 		if b.Met {
@@ -85,6 +86,32 @@ func (wd *Workerd) writeText(w io.Writer) {
 		c, p, wall := wd.RequestCPUMs[k], wd.RequestProcessCPUMs[k], wd.RequestWallMs[k]
 		fmt.Fprintf(w, "  %5d units: CPU %.4g / %.4g ms (process %.4g ms), wall %.4g ms; state %d bytes, %d gzipped\n",
 			n, c.Median, c.P90, p.Median, wall.Median, wd.StateBytes[k], wd.StateGzipBytes[k])
+		if b, ok := wd.BinaryRequestCPUMs[k]; ok {
+			fmt.Fprintf(w, "  %5s binary: CPU %.4g / %.4g ms, wall %.4g ms; state %d bytes, %d gzipped\n",
+				"", b.Median, b.P90, wd.BinaryRequestWallMs[k].Median, wd.BinaryStateBytes[k], wd.BinaryStateGzip[k])
+		}
+		if h, ok := wd.WarmRequestCPUMs[k]; ok {
+			fmt.Fprintf(w, "  %5s binary, warm, deltas: CPU %.4g / %.4g ms, wall %.4g ms; %d of %d served warm\n",
+				"", h.Median, h.P90, wd.WarmRequestWallMs[k].Median, wd.WarmHits[k], h.N)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// writeText writes the Chromium restore per format, or its error; nothing
+// when it was not run.
+func (c *Chromium) writeText(w io.Writer) {
+	switch {
+	case c == nil:
+		return
+	case c.Error != "":
+		fmt.Fprintf(w, "chromium: %s\n\n", c.Error)
+		return
+	}
+	fmt.Fprintf(w, "Chromium %s, restore of %d units, median / p90:\n", c.Version, c.Units)
+	for _, f := range []string{"json", "binary"} {
+		i, r := c.ImportMs[f], c.RestoreMs[f]
+		fmt.Fprintf(w, "  %-6s %d bytes: import %.4g / %.4g ms, IndexedDB to a first answer %.4g / %.4g ms\n", f, c.StateBytes[f], i.Median, i.P90, r.Median, r.P90)
 	}
 	fmt.Fprintln(w)
 }

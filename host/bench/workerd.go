@@ -31,7 +31,11 @@ const WorkerdRank = 20
 
 // workerdRequest says what one timed request does (Workerd.Request).
 const workerdRequest = "one stateless request to web/bench/worker.mjs: the state in (base64, gunzip, SHA-256 tag checked, import_state), " +
-	"record one signal, rank 20 candidates, select_slate at B=2000, the new state out (export_state, SHA-256 tag, gzip, base64), reset"
+	"record one signal, rank 20 candidates, select_slate at B=2000, the new state out (export_state, SHA-256 tag, gzip, base64). " +
+	"request_*: the JSON document, imported every time; binary_request_*: the binary state, imported every time; " +
+	"warm_request_*: the binary state and warm instances, as a client carries it from one request to the next: " +
+	"each request brings the state the one before answered (its delta appended), which the instance that answered still holds, " +
+	"so the import is skipped, and the answer is a delta (export_state with base)"
 
 // workerdCPU says how CPU time is measured (Workerd.CPU).
 const workerdCPU = "CPU time of the workerd process read from /proc (schedstat, nanoseconds) before and after each request, " +
@@ -51,7 +55,23 @@ type Workerd struct {
 	RequestWallMs       map[string]Stat `json:"request_wall_ms,omitempty"`
 	StateBytes          map[string]int  `json:"state_bytes,omitempty"`
 	StateGzipBytes      map[string]int  `json:"state_gzip_bytes,omitempty"`
+	// The same request carrying the binary state (docs/state-binary.md),
+	// imported every time, and carried from request to request with deltas
+	// on warm instances (WarmHits counts the timed requests served warm).
+	BinaryRequestCPUMs  map[string]Stat `json:"binary_request_cpu_ms,omitempty"`
+	BinaryRequestWallMs map[string]Stat `json:"binary_request_wall_ms,omitempty"`
+	WarmRequestCPUMs    map[string]Stat `json:"warm_request_cpu_ms,omitempty"`
+	WarmRequestWallMs   map[string]Stat `json:"warm_request_wall_ms,omitempty"`
+	WarmHits            map[string]int  `json:"warm_hits,omitempty"`
+	BinaryStateBytes    map[string]int  `json:"binary_state_bytes,omitempty"`
+	BinaryStateGzip     map[string]int  `json:"binary_state_gzip_bytes,omitempty"`
 	Error               string          `json:"error,omitempty"`
+}
+
+// workerdMode is one way the timed request carries the state.
+type workerdMode struct {
+	format string // "json" or "binary"
+	warm   bool   // carry the answer's state to the next request, with deltas
 }
 
 // workerdBinary is the workerd executable npm installed under web/: the
@@ -114,52 +134,82 @@ func (r *runner) runWorkerd(ctx context.Context, rt *host.Runtime, catBytes []by
 	defer wd.close()
 	out := &Workerd{Version: wd.version, Request: workerdRequest, CPU: workerdCPU, Catalog: catName,
 		RequestCPUMs: map[string]Stat{}, RequestProcessCPUMs: map[string]Stat{}, RequestWallMs: map[string]Stat{},
-		StateBytes: map[string]int{}, StateGzipBytes: map[string]int{}}
+		StateBytes: map[string]int{}, StateGzipBytes: map[string]int{},
+		BinaryRequestCPUMs: map[string]Stat{}, BinaryRequestWallMs: map[string]Stat{},
+		WarmRequestCPUMs: map[string]Stat{}, WarmRequestWallMs: map[string]Stat{}, WarmHits: map[string]int{},
+		BinaryStateBytes: map[string]int{}, BinaryStateGzip: map[string]int{}}
 	for _, n := range WorkerdSizes {
 		k := strconv.Itoa(n)
-		r.progress("bench: workerd, one request with %d units", n)
-		doc, err := workerdState(ctx, rt, mem, n)
-		if err != nil {
-			return fail(fmt.Errorf("the state of %d units: %w", n, err))
-		}
-		packed, tag := host.PackState(doc), host.StateTag(doc)
-		out.StateBytes[k], out.StateGzipBytes[k] = len(doc), gzipSize(doc)
-		body := func(i int) []byte {
-			b, _ := json.Marshal(map[string]any{"state": packed, "tag": tag, "record": json.RawMessage(workload.RecordSignal(i)),
-				"rank": json.RawMessage(workload.RankN(cat, i, WorkerdRank)), "select": map[string]any{"query": mem.Questions[i%len(mem.Questions)], "budget": budget}})
-			return b
-		}
-		if err := wd.check(body(0)); err != nil {
-			return fail(fmt.Errorf("%d units: %w", n, err))
-		}
-		var cpu, proc, wall []float64
-		var start time.Time
-		for i := 0; i < warmup+r.Iters && (i < 2*warmup || time.Since(start) < r.MaxTime); i++ {
-			if i == warmup {
-				start = time.Now()
-			}
-			b := body(i)
-			c0, p0, err := wd.cpu()
+		for _, mode := range []workerdMode{{"json", false}, {"binary", false}, {"binary", true}} {
+			r.progress("bench: workerd, one request with %d units (%s%s)", n, mode.format, map[bool]string{true: ", warm"}[mode.warm])
+			doc, err := workerdState(ctx, rt, mem, n, mode.format)
 			if err != nil {
-				return fail(err)
+				return fail(fmt.Errorf("the state of %d units: %w", n, err))
 			}
-			t0 := time.Now()
-			if _, err := wd.post(b); err != nil {
-				return fail(fmt.Errorf("%d units: %w", n, err))
+			if mode.format == "json" {
+				out.StateBytes[k], out.StateGzipBytes[k] = len(doc), gzipSize(doc)
+			} else {
+				out.BinaryStateBytes[k], out.BinaryStateGzip[k] = len(doc), gzipSize(doc)
 			}
-			w := time.Since(t0)
-			c1, p1, err := wd.cpu()
-			if err != nil {
-				return fail(err)
+			body := func(i int, doc []byte) []byte {
+				b, _ := json.Marshal(map[string]any{"state": host.PackState(doc), "tag": host.StateTag(doc), "format": mode.format, "delta": mode.warm,
+					"record": json.RawMessage(workload.RecordSignal(i)),
+					"rank":   json.RawMessage(workload.RankN(cat, i, WorkerdRank)), "select": map[string]any{"query": mem.Questions[i%len(mem.Questions)], "budget": budget}})
+				return b
 			}
-			if i < warmup {
-				continue
+			held := doc
+			if _, err := wd.check(body(0, held), held); err != nil {
+				return fail(fmt.Errorf("%d units, %s: %w", n, mode.format, err))
 			}
-			cpu = append(cpu, msOf(c1-c0))
-			proc = append(proc, msOf(p1-p0))
-			wall = append(wall, msOf(w))
+			var cpu, proc, wall []float64
+			hits := 0
+			var start time.Time
+			for i := 0; i < warmup+r.Iters && (i < 2*warmup || time.Since(start) < r.MaxTime); i++ {
+				if i == warmup {
+					start = time.Now()
+				}
+				b := body(i, held)
+				c0, p0, err := wd.cpu()
+				if err != nil {
+					return fail(err)
+				}
+				t0 := time.Now()
+				ans, err := wd.post(b)
+				if err != nil {
+					return fail(fmt.Errorf("%d units: %w", n, err))
+				}
+				w := time.Since(t0)
+				c1, p1, err := wd.cpu()
+				if err != nil {
+					return fail(err)
+				}
+				if mode.warm {
+					// The client keeps the state the answer gives, and sends it next.
+					a, err := wd.answer(ans, held)
+					if err != nil {
+						return fail(fmt.Errorf("%d units: %w", n, err))
+					}
+					held = a.held
+					if i >= warmup && a.Warm {
+						hits++
+					}
+				}
+				if i < warmup {
+					continue
+				}
+				cpu = append(cpu, msOf(c1-c0))
+				proc = append(proc, msOf(p1-p0))
+				wall = append(wall, msOf(w))
+			}
+			switch {
+			case mode.format == "json":
+				out.RequestCPUMs[k], out.RequestProcessCPUMs[k], out.RequestWallMs[k] = summarize(cpu), summarize(proc), summarize(wall)
+			case !mode.warm:
+				out.BinaryRequestCPUMs[k], out.BinaryRequestWallMs[k] = summarize(cpu), summarize(wall)
+			default:
+				out.WarmRequestCPUMs[k], out.WarmRequestWallMs[k], out.WarmHits[k] = summarize(cpu), summarize(wall), hits
+			}
 		}
-		out.RequestCPUMs[k], out.RequestProcessCPUMs[k], out.RequestWallMs[k] = summarize(cpu), summarize(proc), summarize(wall)
 	}
 	return out
 }
@@ -174,10 +224,10 @@ func slicesMax(xs []int) int {
 
 func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// workerdState is the state document the request at n units carries: an
-// empty memory with the first n units of mem, made through the plugin in
-// the Go host.
-func workerdState(ctx context.Context, rt *host.Runtime, mem *workload.Memory, n int) ([]byte, error) {
+// workerdState is the state the request at n units carries, in format
+// ("json" or "binary"): an empty memory with the first n units of mem, made
+// through the plugin in the Go host.
+func workerdState(ctx context.Context, rt *host.Runtime, mem *workload.Memory, n int, format string) ([]byte, error) {
 	in, err := rt.NewInstance(ctx)
 	if err != nil {
 		return nil, err
@@ -187,6 +237,9 @@ func workerdState(ctx context.Context, rt *host.Runtime, mem *workload.Memory, n
 		if _, err := in.Call("add_units", mem.AddUnits(0, n)); err != nil {
 			return nil, err
 		}
+	}
+	if format == "binary" {
+		return in.Call("export_state", []byte(`{"format":"binary"}`))
 	}
 	return in.Call("export_state", nil)
 }
@@ -324,42 +377,73 @@ func (wd *workerd) post(body []byte) ([]byte, error) {
 	return b, nil
 }
 
-// check sends one request and checks its answer: the three results, and a
-// new state that unpacks and matches its tag.
-func (wd *workerd) check(body []byte) error {
+// workerdAnswer is the timed request's answer, and the state the client
+// holds after it.
+type workerdAnswer struct {
+	Record struct {
+		EventsAdded int `json:"events_added"`
+	} `json:"record"`
+	Rank struct {
+		Ranking []json.RawMessage `json:"ranking"`
+	} `json:"rank"`
+	Slate struct {
+		Units []json.RawMessage `json:"units"`
+	} `json:"select_slate"`
+	State string `json:"state"`
+	Delta string `json:"delta"`
+	Tag   string `json:"tag"`
+	Warm  bool   `json:"warm"`
+	held  []byte
+}
+
+// answer reads an answer to a request that carried the state held: the new
+// state (a delta appended to held, or a whole state), which must match its
+// tag.
+func (wd *workerd) answer(b, held []byte) (*workerdAnswer, error) {
+	var a workerdAnswer
+	if err := json.Unmarshal(b, &a); err != nil {
+		return nil, fmt.Errorf("the answer: %w", err)
+	}
+	switch {
+	case a.Delta != "":
+		d, err := host.UnpackState(a.Delta, 1<<30)
+		if err != nil {
+			return nil, err
+		}
+		a.held = host.AppendState(held, d)
+	case a.State != "":
+		doc, err := host.UnpackState(a.State, 1<<30)
+		if err != nil {
+			return nil, err
+		}
+		a.held = doc
+	default:
+		a.held = held
+	}
+	if host.StateTag(a.held) != a.Tag {
+		return nil, errors.New("the new state does not match its tag")
+	}
+	return &a, nil
+}
+
+// check sends one request carrying the state held and checks its answer:
+// the three results, and a new state that unpacks and matches its tag.
+func (wd *workerd) check(body, held []byte) (*workerdAnswer, error) {
 	b, err := wd.post(body)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var a struct {
-		Record struct {
-			EventsAdded int `json:"events_added"`
-		} `json:"record"`
-		Rank struct {
-			Ranking []json.RawMessage `json:"ranking"`
-		} `json:"rank"`
-		Slate struct {
-			Units []json.RawMessage `json:"units"`
-		} `json:"select_slate"`
-		State string `json:"state"`
-		Tag   string `json:"tag"`
-	}
-	if err := json.Unmarshal(b, &a); err != nil {
-		return fmt.Errorf("the answer: %w", err)
-	}
-	doc, err := host.UnpackState(a.State, 1<<30)
+	a, err := wd.answer(b, held)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	switch {
 	case a.Record.EventsAdded != 1:
-		return fmt.Errorf("record added %d events, want 1", a.Record.EventsAdded)
+		return nil, fmt.Errorf("record added %d events, want 1", a.Record.EventsAdded)
 	case len(a.Rank.Ranking) != WorkerdRank:
-		return fmt.Errorf("rank ranked %d candidates, want %d", len(a.Rank.Ranking), WorkerdRank)
-	case host.StateTag(doc) != a.Tag:
-		return errors.New("the new state does not match its tag")
+		return nil, fmt.Errorf("rank ranked %d candidates, want %d", len(a.Rank.Ranking), WorkerdRank)
 	}
-	return nil
+	return a, nil
 }
 
 // cpu is the CPU time so far of workerd's main thread and of its whole

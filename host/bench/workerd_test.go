@@ -121,6 +121,17 @@ func TestWorkerdRequest(t *testing.T) {
 			t.Errorf("%s units: cpu %+v, process %+v, wall %+v, state %d bytes (%d gzipped)", k, c, p, w, wd.StateBytes[k], wd.StateGzipBytes[k])
 		}
 	}
+	for _, k := range []string{"0", "300"} {
+		b, h := wd.BinaryRequestCPUMs[k], wd.WarmRequestCPUMs[k]
+		if b.N != 3 || h.N != 3 || b.Median <= 0 || h.Median <= 0 || wd.BinaryStateBytes[k] == 0 || wd.BinaryStateGzip[k] == 0 {
+			t.Errorf("%s units: binary %+v, warm %+v, binary state %d bytes (%d gzipped)", k, b, h, wd.BinaryStateBytes[k], wd.BinaryStateGzip[k])
+		}
+		// Each request brings the state the one before answered: all but
+		// the first timed one (after the check's answer) are served warm.
+		if wd.WarmHits[k] != 3 {
+			t.Errorf("%s units: %d of 3 requests served warm", k, wd.WarmHits[k])
+		}
+	}
 	if wd.RequestCPUMs["300"].Median <= wd.RequestCPUMs["0"].Median {
 		t.Errorf("300 units cost %v ms, no more than the empty memory's %v ms", wd.RequestCPUMs["300"].Median, wd.RequestCPUMs["0"].Median)
 	}

@@ -33,7 +33,7 @@ export function fmtTime(sec) {
   return new Date(sec * 1000).toISOString().slice(0, 16).replace('T', ' ');
 }
 
-// download offers text as a file.
+// download offers text (or bytes) as a file.
 export function download(name, text, type = 'application/json') {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const a = h('a', { href: url, download: name });

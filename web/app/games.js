@@ -134,7 +134,10 @@ function itemRow(app, it, acted) {
   const off = !can || busy.has(it.id);
   const btn = (label, action, title) => h('button', {
     disabled: off, title, dataset: { action },
-    onclick: () => actOnItem(app, it, action, action),
+    // The second and third clicks of a double or triple click (detail 2,
+    // 3) are the same intent as the first, even when its call has already
+    // ended and the button is enabled again.
+    onclick: (e) => { if (e.detail <= 1) actOnItem(app, it, action, action); },
   }, label);
   const rate = h('select', { 'aria-label': `Rate ${it.title}`, disabled: off, dataset: { action: 'rate' },
     onchange: (e) => { const r = Number(e.target.value); e.target.value = ''; if (r) actOnItem(app, it, `rate ${r}`, 'rate', r); } },

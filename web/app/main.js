@@ -40,12 +40,12 @@ async function main() {
   }
   app.engine = opened.engine;
   if (opened.restored?.error) {
-    showError(`Your saved memory could not be restored: ${opened.restored.error}. It is kept in storage untouched; export it from the browser's developer tools or use "Forget me" to start again.`);
+    showError(`Your saved memory could not be restored: ${opened.restored.error}. Nothing was lost: it is kept in this browser's storage (IndexedDB "recmem", key "${opened.restored.kept}"), apart from the new memory this page starts. "Your data & settings" has a button to download it; "Forget me" there deletes it.`);
   }
   await Promise.all([initGames(app), initAgent(app), initSettings(app)]);
   await refresh();
   app.loadMs = performance.now();
-  setStatus(`Ready in ${app.loadMs.toFixed(0)} ms · ${opened.restored && !opened.restored.error ? 'memory restored from this browser' : 'new memory'}`);
+  setStatus(`Ready in ${app.loadMs.toFixed(0)} ms · ${opened.restored && !opened.restored.error ? `memory restored from this browser (${opened.restored.ms.toFixed(0)} ms)` : 'new memory'}`);
   $('#timing').textContent = `first load ${app.loadMs.toFixed(0)} ms`;
   document.body.dataset.ready = 'true';
 }

@@ -3,6 +3,8 @@
 import { $, download } from './dom.js';
 import { act, showError, clearError, refresh, setStatus, inWords, sizeWords } from './core.js';
 import * as store from './store.js';
+import { isBinaryState } from '../recmem.js';
+import { REFUSED } from './engine.js';
 
 // DEFAULT_STEPS are the MARS steps that ask the LLM when an endpoint is set
 // (the manifest config key llm_steps, docs/llm.md). "rank" is left out by
@@ -143,16 +145,30 @@ export async function initSettings(app) {
     $('#data-meta').textContent = `Exported ${sizeWords(new TextEncoder().encode(text).length)}.`;
   }));
 
+  // A saved memory the module refused at load is kept (engine.js); it can
+  // be downloaded as it was saved, to inspect or to import elsewhere.
+  const refused = await store.get(REFUSED).catch(() => undefined);
+  if (refused !== undefined) {
+    $('#download-refused').hidden = false;
+    $('#download-refused').addEventListener('click', () => {
+      const binary = refused instanceof Uint8Array;
+      download(`recmem-memory-not-restored.${binary ? 'bin' : 'json'}`, refused, binary ? 'application/octet-stream' : 'application/json');
+      $('#data-meta').textContent = `Downloaded the memory that could not be restored (${sizeWords(binary ? refused.length : new TextEncoder().encode(refused).length)}).`;
+    });
+  }
+
   $('#import-file').addEventListener('change', async (e) => {
     const file = e.target.files?.[0];
     e.target.value = '';
     if (!file) return;
-    const text = await file.text();
+    // The JSON document, or a binary state (bytes starting RMSB).
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const state = isBinaryState(bytes) ? bytes : new TextDecoder().decode(bytes);
     const t0 = performance.now();
     try {
-      // The module validates the document; on any error it keeps the memory
+      // The module validates the state; on any error it keeps the memory
       // it had, and so does the page.
-      await app.engine.call('import_state', text);
+      await app.engine.call('import_state', state);
     } catch (err) {
       showError(`Import of ${file.name} failed: ${inWords(err.message)}. Your memory is unchanged.`);
       $('#data-meta').textContent = '';
@@ -161,7 +177,7 @@ export async function initSettings(app) {
     clearError();
     await refresh();
     app.timings.push({ action: 'import', ms: performance.now() - t0 });
-    $('#data-meta').textContent = `Imported ${file.name} (${sizeWords(new TextEncoder().encode(text).length)}).`;
+    $('#data-meta').textContent = `Imported ${file.name} (${sizeWords(bytes.length)}).`;
     setStatus(`Memory imported from ${file.name}`);
   });
 

@@ -1,6 +1,7 @@
 // store.js: the page's persistent storage, one IndexedDB object store of
-// key/value pairs. The memory is kept as the exact text export_state returned,
-// so a restore hands the module the same bytes it produced.
+// key/value pairs. The memory ("state") is kept as the exact bytes of the
+// binary state export_state returned (a base and the segments appended since,
+// engine.js), so a restore hands the module the same bytes it produced.
 const DB = 'recmem';
 const STORE = 'kv';
 

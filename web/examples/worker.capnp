@@ -28,6 +28,9 @@ const recmem :Workerd.Worker = (
     # A secret that seals the states handed out (at least 32 bytes), taken
     # from the environment; unset, states are tagged with their SHA-256.
     (name = "RECMEM_SEAL_KEY", fromEnvironment = "RECMEM_SEAL_KEY"),
+    # How many instances the isolate keeps warm (default 2), from the
+    # environment.
+    (name = "RECMEM_WARM", fromEnvironment = "RECMEM_WARM"),
   ],
   compatibilityDate = "2025-09-01",
 );

@@ -1,19 +1,25 @@
 // A Worker (Cloudflare Workers, workerd) serving recmem's stateless HTTP API,
 // the same API as `recmem serve` (docs/http.md): POST /v1/<export> with
-// {"state", "tag", "input"} runs one export on the memory the request
-// carries and answers {"result", "state", "tag", "base_tag", "changed"}. The
-// Worker keeps no memory between requests: the client holds it.
+// {"state", "tag", "input", "format", "delta"} runs one export on the memory
+// the request carries and answers {"result", "state" or "delta", "tag",
+// "base_tag", "changed"}; the state is a JSON document or a binary state
+// (docs/state-binary.md), and with "delta" the answer carries only what
+// changed. The client holds the memory: the Worker keeps a few instances
+// warm with the states they served last, keyed by tag, so that a request
+// whose state has the tag of one skips the import, but a warm instance is a
+// cache, never the authority (a tag covers the whole state).
 //
 // The module comes as a Wasm module binding: workerd and Cloudflare compile
 // it when the Worker is deployed, and a Worker may not compile Wasm from
 // bytes ("Wasm code generation disallowed by embedder"). Bindings (all
 // optional): RECMEM_CATALOG, the catalog rank uses (bytes, server
 // configuration like `recmem serve --catalog`); RECMEM_SEAL_KEY, a secret of
-// at least 32 bytes that seals the states handed out (`--seal-key-file`).
+// at least 32 bytes that seals the states handed out (`--seal-key-file`);
+// RECMEM_WARM, how many instances the isolate keeps (default 2).
 //
 // Run it: npx workerd serve examples/worker.capnp (from web/, after
 // ./build.sh); web/test/worker.test.mjs does, on loopback.
-import { Recmem, RecmemError, StateError, messageOf, packState, stateTag, unpackState } from 'recmem';
+import { EXPORTS, RecmemError, RecmemPool, StateError, appendState, checkTag, isBinaryState, messageOf, packState, stateChecksum, stateTag, unpackState } from 'recmem';
 import wasm from './plugin.wasm';
 
 // Limits: a request body (as recmem serve); a state document, uncompressed
@@ -31,7 +37,7 @@ const REFUSED = {
   load_catalog: 'the catalog is server configuration (the RECMEM_CATALOG binding), shared by every request',
   import_state: 'the state travels in the request\'s "state" field, with its tag',
 };
-const FIELDS = new Set(['state', 'tag', 'input']);
+const FIELDS = new Set(['state', 'tag', 'input', 'format', 'delta']);
 
 export default {
   async fetch(request, env) {
@@ -45,75 +51,102 @@ export default {
     } catch (err) {
       return fail(err.status ?? 400, name, `body: ${messageOf(err)}`);
     }
-    let doc = null;
-    if (body.state) {
-      try {
-        doc = await unpackState(body.state, { maxBytes: MAX_STATE });
-      } catch (err) {
-        return fail(err instanceof StateError && err.tooLarge ? 413 : 400, name, messageOf(err));
-      }
-      if (!env.RECMEM_SEAL_KEY && body.tag !== await stateTag(doc)) {
-        return fail(422, name, 'tag: does not match the state (damaged, or not the state this tag was issued with)');
-      }
-      if (env.RECMEM_SEAL_KEY && !/^hmac-sha256:[0-9a-f]{64}$/.test(body.tag ?? '')) {
-        return fail(422, name, 'tag: this server seals its states (hmac-sha256:...); a state without the seal it was given is refused');
-      }
-    } else if (body.tag) {
-      return fail(400, name, 'tag: given without a state');
-    }
-    if (REFUSED[name]) return fail(403, name, `${name} is not served by the stateless API: ${REFUSED[name]}`);
-    if (!SERVED.has(name)) return fail(404, name, `unknown export ${JSON.stringify(name)}`);
-    return exclusive(() => serve(env, name, body, doc));
+    return exclusive(() => serve(env, name, body));
   },
 };
 
-// serve runs the export on the instance, between importing the request's
-// state (or starting an empty memory) and exporting the new one.
-async function serve(env, name, body, doc) {
-  const sealed = Boolean(env.RECMEM_SEAL_KEY);
-  let rm = null;
-  try {
-    rm = await instance(env);
-    let baseTag;
-    if (doc) {
-      let text;
-      try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(doc);
-      } catch {
-        return fail(400, name, 'state: not UTF-8');
-      }
-      try {
-        await rm.importState(sealed ? `${body.tag}\n${text}` : text);
-      } catch (err) {
-        if (!err.trapped && messageOf(err).startsWith('seal: ')) {
-          return fail(422, name, 'tag: does not match the state\'s seal (changed after it was sealed, or sealed with another key)');
-        }
-        throw err;
-      }
-      baseTag = body.tag;
-    } else {
-      baseTag = await emptyTag(rm, sealed);
+// serve is the protocol of docs/http.md, in the order `recmem serve`
+// checks it (host/edge.go): the state and its tag, the export, the format;
+// then one call on an instance holding the state (a warm one whose tag
+// matches, else one that imports it), and the answer: the state whole, a
+// delta to append to the request's state, or nothing new.
+async function serve(env, name, body) {
+  const sealKey = env.RECMEM_SEAL_KEY || undefined;
+  let doc = null;
+  if (body.state) {
+    try {
+      doc = await unpackState(body.state, { maxBytes: MAX_STATE });
+    } catch (err) {
+      return fail(err instanceof StateError && err.tooLarge ? 413 : 400, name, messageOf(err));
     }
+    const why = await checkTag(doc, body.tag, { sealKey });
+    if (why) return fail(422, name, why);
+  } else if (body.tag) {
+    return fail(400, name, 'tag: given without a state');
+  }
+  if (REFUSED[name]) return fail(403, name, `${name} is not served by the stateless API: ${REFUSED[name]}`);
+  const x = EXPORTS.find((e) => e.name === name);
+  if (!x || !SERVED.has(name)) return fail(404, name, `unknown export ${JSON.stringify(name)}`);
+  const binary = doc !== null && isBinaryState(doc);
+  const format = body.format || (binary ? 'binary' : 'json');
+  if (format !== 'json' && format !== 'binary') return fail(400, name, `format: want "json" or "binary", got ${JSON.stringify(format)}`);
+  if (body.delta && format !== 'binary') return fail(400, name, 'delta: only with the binary format ("format": "binary")');
+  if (doc !== null && !binary) {
+    try {
+      doc = new TextDecoder('utf-8', { fatal: true }).decode(doc);
+    } catch {
+      return fail(400, name, 'state: not UTF-8');
+    }
+  }
+
+  const tag = (state) => stateTag(state, { sealKey });
+  let instances;
+  try {
+    instances = await pool(env);
+  } catch (err) {
+    console.error(`recmem: ${messageOf(err)}`);
+    return fail(500, name, messageOf(err));
+  }
+  let rm = null;
+  let held = null; // the tag of the state the instance holds after the request
+  try {
+    rm = await instances.acquire(doc, { tag: body.tag });
+    const baseTag = doc === null ? await emptyTag(rm, format, tag) : body.tag;
     const result = await rm.call(name, body.rawInput, { text: true });
-    const { doc: out, tag } = await split(await rm.exportState(), sealed);
-    const state = await packState(out);
-    return new Response(`{"result":${result || 'null'},"state":"${state}","tag":"${tag}","base_tag":${JSON.stringify(body.state ? body.tag : 'new')},"changed":${tag !== baseTag}}\n`,
-      { headers: { 'content-type': 'application/json' } });
+    const answer = { state: undefined, delta: undefined, tag: undefined };
+    if (!x.mutates && doc !== null && binary === (format === 'binary')) {
+      // Nothing changed: the state is the one the request brought.
+      answer.tag = body.tag;
+      if (!body.delta) answer.state = body.state;
+    } else if (body.delta && stateChecksum(doc ?? new Uint8Array(0)) !== '') {
+      const piece = await rm.exportState({ format: 'binary', base: doc });
+      if (piece.length === 0) {
+        answer.tag = body.tag;
+      } else if (appendState(doc, piece) === piece) {
+        [answer.state, answer.tag] = [await packState(piece), await tag(piece)];
+      } else {
+        [answer.delta, answer.tag] = [await packState(piece), await tag(appendState(doc, piece))];
+      }
+    } else {
+      const out = await rm.exportState({ format });
+      [answer.state, answer.tag] = [await packState(out), await tag(out)];
+    }
+    held = answer.tag;
+    // The fields in the order recmem serve writes them.
+    return new Response(`{"result":${result || 'null'}${answer.state ? `,"state":"${answer.state}"` : ''}${answer.delta ? `,"delta":"${answer.delta}"` : ''},"tag":"${answer.tag}","base_tag":${JSON.stringify(doc === null ? 'new' : body.tag)},"changed":${answer.tag !== baseTag}}\n`,
+      // x-recmem-warm: whether the request's state was served by a warm
+      // instance, without importing it (recmem serve counts them instead).
+      { headers: { 'content-type': 'application/json', 'x-recmem-warm': String(rm.warm) } });
   } catch (err) {
     if (err instanceof RecmemError && !err.trapped) return fail(400, name, messageOf(err));
     console.error(`recmem: /v1/${name}: ${messageOf(err)}`);
     return fail(500, name, `the module failed while running ${err.export ?? name} (out of memory, or an internal error); nothing was applied, the instance was discarded, and the request may be retried`);
   } finally {
-    if (rm) await release(rm);
+    // The instance stays warm under the answer's tag; after a failure it
+    // holds nothing anyone can name, and is reset before it serves again.
+    if (rm) await instances.release(rm, { tag: held });
   }
 }
 
-// One instance per isolate, serving one request at a time: an isolate runs
-// one request's JavaScript at a time anyway, and one instance bounds its
-// memory. exclusive runs fn after the requests before it.
-let current = null;
+// The isolate's instances: a RecmemPool of RECMEM_WARM instances (default
+// 2), each kept warm with the state it served last, keyed by that state's
+// tag (the request's, checked against the state, or the seal). Requests run
+// one at a time: an isolate runs one request's JavaScript at a time anyway,
+// and the warm instances bound its memory (an isolate has 128 MB).
+// exclusive runs fn after the requests before it.
+let isolatePool = null;
 let turn = Promise.resolve();
-let empty = null;
+const empty = {};
 
 function exclusive(fn) {
   const p = turn.then(fn, fn);
@@ -121,41 +154,22 @@ function exclusive(fn) {
   return p;
 }
 
-async function instance(env) {
-  if (!current) {
+async function pool(env) {
+  if (!isolatePool) {
     const catalog = env.RECMEM_CATALOG ? new Uint8Array(env.RECMEM_CATALOG) : undefined;
-    current = await Recmem.open({ module: wasm, catalog, sealKey: env.RECMEM_SEAL_KEY || undefined });
+    const size = env.RECMEM_WARM ? Number(env.RECMEM_WARM) : 2;
+    if (!Number.isInteger(size) || size < 1) throw new Error(`RECMEM_WARM: want a whole number of instances, at least 1, got ${JSON.stringify(env.RECMEM_WARM)}`);
+    isolatePool = await RecmemPool.open({ module: wasm, catalog, size, recycleBytes: RECYCLE_BYTES });
   }
-  return current;
+  return isolatePool;
 }
 
-// release resets the instance, so that nothing of a request outlives it,
-// and replaces an instance that trapped or grew past RECYCLE_BYTES.
-async function release(rm) {
-  if (!rm.trap && rm.memoryBytes() <= RECYCLE_BYTES) {
-    try {
-      await rm.reset();
-      return;
-    } catch { /* replaced below */ }
-  }
-  current = null;
-  await rm.close().catch(() => {});
-}
-
-// emptyTag is the tag of the empty memory, the base of a request without a
-// state ("changed" compares with it); the same for every request.
-async function emptyTag(rm, sealed) {
-  empty ??= (await split(await rm.exportState(), sealed)).tag;
-  return empty;
-}
-
-// split separates an exported state into the document and its tag: the
-// seal line when the instance seals ("hmac-sha256:<hex>" before the
-// document), else the document's hash.
-async function split(text, sealed) {
-  if (!sealed) return { doc: text, tag: await stateTag(text) };
-  const nl = text.indexOf('\n');
-  return { doc: text.slice(nl + 1), tag: text.slice(0, nl) };
+// emptyTag is the tag of the empty memory in a format, the base of a
+// request without a state ("changed" compares with it); the same for every
+// request. rm holds the empty memory.
+async function emptyTag(rm, format, tag) {
+  empty[format] ??= await tag(await rm.exportState({ format }));
+  return empty[format];
 }
 
 // readBody reads and decodes the request body: a JSON object of at most
@@ -184,9 +198,10 @@ async function readBody(request) {
   const body = JSON.parse(text);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Error('not a JSON object');
   for (const k of Object.keys(body)) if (!FIELDS.has(k)) throw new Error(`unknown field ${JSON.stringify(k)}`);
-  for (const k of ['state', 'tag']) {
+  for (const k of ['state', 'tag', 'format']) {
     if (body[k] !== undefined && typeof body[k] !== 'string') throw new Error(`${k}: a string is required`);
   }
+  if (body.delta !== undefined && typeof body.delta !== 'boolean') throw new Error('delta: true or false is required');
   // The module gets the input's own text, as recmem serve passes it: parsed
   // and written again, 1e400 would become null and 2^63 lose its digits.
   body.rawInput = rawMembers(text).input;

@@ -13,7 +13,9 @@ const wasm = process.env.RECMEM_WASM || path.join(root, 'out/plugin.wasm');
 
 test('examples/node.mjs', async () => {
   const { stdout } = await run(process.execPath, ['--no-warnings', 'examples/node.mjs', wasm], { cwd: web });
-  assert.equal(stdout, 'maintenance: maintain\nc1 0.9 Prefers Xbox One\nrestored: true\n');
+  assert.equal(stdout, 'maintenance: maintain\nc1 0.9 Prefers Xbox One\nrestored: true\n'
+    + 'a delta of 148 bytes; binary restored: true\n'
+    + 'warm: false Ann: I finished Halo 5 last night.\nwarm: true Ann: I finished Halo 5 last night.\n');
 });
 
 test('examples/http.mjs against recmem serve', async () => {

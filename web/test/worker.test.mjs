@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
-import { Recmem, packState, stateTag, unpackState } from 'recmem';
+import { Recmem, appendState, packState, stateTag, unpackState } from 'recmem';
 
 const run = promisify(execFile);
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -286,6 +286,123 @@ test('with RECMEM_SEAL_KEY the Worker seals its states, as recmem serve --seal-k
     // The unsealed Worker takes no sealed tag for a plain hash.
     res = await post(wd.url, 'get_memory', { ...memory, input: {} });
     assert.equal(res.status, 422);
+  } finally {
+    await sealed.close();
+    await serve.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// hold is what a client keeps of an answer, as docs/http.md says: the
+// bytes of the state (an answer's delta appended to them, or its state in
+// their place) and the tag.
+async function hold(memory, answer) {
+  let bytes = memory.bytes ?? null;
+  if (answer.delta) bytes = appendState(bytes, await unpackState(answer.delta));
+  else if (answer.state) bytes = await unpackState(answer.state);
+  return { bytes, tag: answer.tag };
+}
+const many = Array.from({ length: 60 }, (_, i) => ({ id: `T${i}`, session: `S${i % 4}`, speaker: i % 2 ? 'Ben' : 'Ann', text: `Turn ${i}: the kiln needs ${i % 5} shelves and a new door.` }));
+const carried = (m) => (m.bytes ? packState(m.bytes).then((state) => ({ state, tag: m.tag })) : Promise.resolve({}));
+
+test('binary states and deltas: the Worker answers as recmem serve does, the same bytes and tags; warm instances skip the import', async () => {
+  const serve = await startServe();
+  try {
+    const steps = [
+      ['add_units', { units: many }, { format: 'binary', delta: true }, 'state'],
+      ['record', { signals: [signal(0)] }, { delta: true }, 'delta'],
+      ['select_slate', { query: 'how many shelves does the kiln need', budget: 60 }, { delta: true }, 'none'],
+      ['add_units', { units }, { delta: true }, 'delta'],
+      ['get_memory', {}, {}, 'state'],
+      ['reset', {}, { delta: true }, 'state'],
+    ];
+    let w = {};
+    let s = {};
+    for (const [name, input, opts, want] of steps) {
+      const [ww, ss] = [await carried(w), await carried(s)];
+      const res = await fetch(`${wd.url}/v1/${name}`, { method: 'POST', body: JSON.stringify({ ...ww, input, ...opts }) });
+      const a = await res.json();
+      assert.equal(res.status, 200, JSON.stringify(a));
+      const b = await call(serve.url, name, input, { ...ss, ...opts });
+      assert.deepEqual(Object.keys(a), Object.keys(b), name);
+      assert.equal(a.delta ? 'delta' : a.state ? 'state' : 'none', want, `${name}: ${Object.keys(a)}`);
+      assert.deepEqual(a.result, b.result, name);
+      assert.equal(a.tag, b.tag, name);
+      assert.equal(a.base_tag, b.base_tag, name);
+      assert.equal(a.changed, b.changed, name);
+      if (w.bytes) assert.equal(res.headers.get('x-recmem-warm'), 'true', `${name}: the state the Worker answered last is warm`);
+      [w, s] = [await hold(w, a), await hold(s, b)];
+      assert.deepEqual(w.bytes, s.bytes, `${name}: the same state, byte for byte`);
+      assert.equal(w.tag, await stateTag(w.bytes), `${name}: the tag is the state's`);
+      if (name === 'add_units' && want === 'delta') assert.ok(a.delta.length * 4 < (await packState(w.bytes)).length, 'a delta is small');
+    }
+
+    // Another memory in between: the first one is still warm (two instances), a third evicts.
+    const other = await call(wd.url, 'add_units', { units: units.slice(0, 1) }, { format: 'binary' });
+    let res = await fetch(`${wd.url}/v1/get_memory`, { method: 'POST', body: JSON.stringify({ ...(await carried(w)), input: {} }) });
+    assert.equal(res.headers.get('x-recmem-warm'), 'true');
+    await call(wd.url, 'add_units', { units: units.slice(1, 2) }, { format: 'binary' });
+    await call(wd.url, 'add_units', { units: units.slice(2, 3) }, { format: 'binary' });
+    res = await fetch(`${wd.url}/v1/get_memory`, { method: 'POST', body: JSON.stringify({ state: other.state, tag: other.tag, input: {} }) });
+    assert.equal(res.headers.get('x-recmem-warm'), 'false', 'evicted: imported again');
+    assert.equal((await res.json()).result.units ?? 1, 1);
+
+    // Refusals, the same on both hosts: a format, a delta of a JSON answer, a
+    // segment appended to another state, a state one byte off (its hash as tag).
+    const binary = await call(wd.url, 'add_units', { units: many.slice(0, 20) }, { format: 'binary' });
+    const bytes = await unpackState(binary.state);
+    const next = await call(wd.url, 'add_units', { units: many.slice(20, 22) }, { state: binary.state, tag: binary.tag, delta: true });
+    const foreign = appendState(await unpackState(other.state), await unpackState(next.delta));
+    const flipped = bytes.slice();
+    flipped[100] ^= 1;
+    const cases = [
+      [{ state: binary.state, tag: binary.tag, format: 'xml' }, 400, 'format: want "json" or "binary", got "xml"'],
+      [{ state: binary.state, tag: binary.tag, format: 'json', delta: true }, 400, 'delta: only with the binary format'],
+      [{ state: await packState(foreign), tag: await stateTag(foreign) }, 400, 'segments[0]'],
+      [{ state: await packState(flipped), tag: await stateTag(flipped) }, 400, 'checksum does not match'],
+    ];
+    for (const [body, status, message] of cases) {
+      const [a, b] = await Promise.all([post(wd.url, 'get_memory', { ...body, input: {} }), post(serve.url, 'get_memory', { ...body, input: {} })]);
+      assert.equal(a.status, status, JSON.stringify(a.body));
+      assert.equal(b.status, status, JSON.stringify(b.body));
+      assert.ok(a.body.error.message.includes(message), a.body.error.message);
+      assert.equal(a.body.error.message, b.body.error.message);
+    }
+    // A JSON state with a binary delta asked: the whole binary state, as recmem serve answers.
+    const json = await call(wd.url, 'record', { signals: [signal(1)] });
+    const [a, b] = await Promise.all([
+      call(wd.url, 'record', { signals: [signal(2)] }, { state: json.state, tag: json.tag, format: 'binary', delta: true }),
+      call(serve.url, 'record', { signals: [signal(2)] }, { state: json.state, tag: json.tag, format: 'binary', delta: true }),
+    ]);
+    assert.ok(a.state && !a.delta);
+    assert.equal(a.tag, b.tag);
+  } finally {
+    await serve.close();
+  }
+});
+
+test('with RECMEM_SEAL_KEY, binary states and deltas carry the seal recmem serve gives', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'recmem-worker-'));
+  writeFileSync(path.join(dir, 'seal.key'), sealKey);
+  const sealed = await startWorkerd({ RECMEM_SEAL_KEY: sealKey });
+  const serve = await startServe(['--seal-key-file', path.join(dir, 'seal.key')]);
+  try {
+    const a = await call(sealed.url, 'add_units', { units: many }, { format: 'binary' });
+    const b = await call(serve.url, 'add_units', { units: many }, { format: 'binary' });
+    assert.equal(a.tag, b.tag);
+    assert.match(a.tag, /^hmac-sha256:/);
+    const memory = { state: a.state, tag: a.tag, delta: true };
+    const [c, d] = [await call(sealed.url, 'record', { signals: [signal(0)] }, memory), await call(serve.url, 'record', { signals: [signal(0)] }, memory)];
+    assert.ok(c.delta);
+    assert.equal(c.tag, d.tag);
+    assert.deepEqual(await unpackState(c.delta), await unpackState(d.delta));
+    // The state held after the delta, with the answer's seal, is served warm by the Worker and by recmem serve.
+    const held = appendState(await unpackState(a.state), await unpackState(c.delta));
+    const res = await fetch(`${sealed.url}/v1/get_memory`, { method: 'POST', body: JSON.stringify({ state: await packState(held), tag: c.tag, input: {} }) });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('x-recmem-warm'), 'true');
+    const bad = await post(sealed.url, 'get_memory', { state: await packState(held), tag: await stateTag(held), input: {} });
+    assert.equal(bad.status, 422);
   } finally {
     await sealed.close();
     await serve.close();

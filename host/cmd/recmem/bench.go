@@ -36,6 +36,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	wasm := fs.String("wasm", "", "path of plugin.wasm (default: found automatically)")
 	peers := fs.Bool("peers", true, "measure the bleve peer (go test ./host/peers) in the same run")
 	node := fs.Bool("node", true, "measure the JavaScript host and the Orama peer (node web/bench/bench.mjs)")
+	chromium := fs.Bool("chromium", true, "time the restore of 10,000 units in headless Chromium, JSON and binary (node web/bench/restore.mjs; skipped, saying why, without chromium or playwright-core)")
 	wd := fs.Bool("workerd", true, "time one stateless request in workerd, CPU per request (web/bench/worker.mjs; skipped, saying why, without workerd or /proc)")
 	out := fs.String("out", "", "also write the JSON report to `FILE`")
 	svg := fs.String("svg", "", "write a log-log plot of select latency against units to `FILE` (SVG)")
@@ -45,10 +46,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: recmem bench [--json] [--sizes 100,500,2000,10000] [--iters N] [--max-time D] [--peers=false] [--node=false] [--workerd=false]")
+		fmt.Fprintln(stderr, "usage: recmem bench [--json] [--sizes 100,500,2000,10000] [--iters N] [--max-time D] [--peers=false] [--node=false] [--workerd=false] [--chromium=false]")
 		return 2
 	}
-	o := bench.Options{Iters: *iters, MaxTime: *maxTime, Wasm: *wasm, Peers: *peers, Node: *node, Workerd: *wd,
+	o := bench.Options{Iters: *iters, MaxTime: *maxTime, Wasm: *wasm, Peers: *peers, Node: *node, Workerd: *wd, Chromium: *chromium,
 		Progress: stderr, Terminal: isTerminal(stderr)}
 	for _, f := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))

@@ -1,0 +1,167 @@
+// The page keeps the memory in IndexedDB in its binary form (issue 18,
+// docs/state-binary.md): saves append deltas to the saved bytes, a reload
+// restores the same memory from them, a JSON state saved by an older page
+// still restores (and is saved in the binary form from then on), a saved
+// state the module refuses is kept under its own key with a clear message,
+// and Export still downloads the JSON document. Same setup as
+// reliability.test.mjs: bin/recmem serve, Debian's chromium, a fresh profile.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const chromiumPath = process.env.RECMEM_CHROMIUM || '/usr/bin/chromium';
+const recmem = process.env.RECMEM_BIN || path.join(root, 'bin/recmem');
+const wasm = process.env.RECMEM_WASM || path.join(root, 'out/plugin.wasm');
+const NOW = 1717236000;
+const T = 30_000;
+
+let server;
+let context;
+let page;
+let userData;
+let base;
+const pageErrors = [];
+
+before(async () => {
+  assert.ok(existsSync(chromiumPath), `${chromiumPath} is missing`);
+  server = spawn(recmem, ['serve', '--addr', '127.0.0.1:0', '--web', path.join(root, 'web'), '--wasm', wasm], { stdio: ['ignore', 'pipe', 'inherit'] });
+  base = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no URL from recmem serve: ${out}`)), T);
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (m) { clearTimeout(timer); resolve(m[0]); }
+    });
+  });
+  userData = mkdtempSync(path.join(tmpdir(), 'recmem-chromium-'));
+  context = await chromium.launchPersistentContext(userData, {
+    executablePath: chromiumPath, headless: true, viewport: { width: 1400, height: 900 }, acceptDownloads: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  page = context.pages()[0] ?? await context.newPage();
+  page.setDefaultTimeout(T);
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  await page.goto(`${base}?now=${NOW}&catalog=demo#recs`);
+  await ready();
+});
+
+after(async () => {
+  await context?.close();
+  if (server) {
+    server.kill('SIGINT');
+    await new Promise((r) => { server.once('exit', r); setTimeout(r, 5000); });
+  }
+  if (userData) rmSync(userData, { recursive: true, force: true });
+});
+
+const ready = () => page.waitForSelector('body[data-ready="true"]');
+const reload = async () => { await page.reload(); await ready(); };
+const stateText = () => page.evaluate(() => window.recmem.engine.exportText());
+
+// saved reads a key of the page's IndexedDB store, as {kind, bytes} (bytes
+// as an array of numbers for a Uint8Array, the text for a string).
+const saved = (key) => page.evaluate(async (key) => {
+  const db = await new Promise((res, rej) => { const r = indexedDB.open('recmem', 1); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
+  const v = await new Promise((res, rej) => { const q = db.transaction('kv').objectStore('kv').get(key); q.onsuccess = () => res(q.result); q.onerror = () => rej(q.error); });
+  db.close();
+  if (v instanceof Uint8Array) return { kind: 'bytes', bytes: [...v] };
+  return v === undefined ? { kind: 'none' } : { kind: typeof v, text: v };
+}, key);
+
+// store writes a value (text, or bytes given as an array of numbers) under
+// a key, as an older page or a damaged disk would have left it.
+const store = (key, value) => page.evaluate(async ({ key, value }) => {
+  const db = await new Promise((res, rej) => { const r = indexedDB.open('recmem', 1); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
+  await new Promise((res, rej) => { const t = db.transaction('kv', 'readwrite'); t.objectStore('kv').put(Array.isArray(value) ? new Uint8Array(value) : value, key); t.oncomplete = res; t.onerror = () => rej(t.error); });
+  db.close();
+}, { key, value });
+
+const like = async () => {
+  await page.click('nav [data-tab="recs"]');
+  const n = (JSON.parse(await stateText())).memory.events.length;
+  await page.locator('#items li[data-item] button[data-action="like"]').first().click();
+  await page.waitForFunction((n) => window.recmem.doc.memory.events.length > n, n);
+  await page.waitForFunction(() => document.querySelectorAll('#items li[data-busy]').length === 0);
+};
+const RMSB = [0x52, 0x4d, 0x53, 0x42];
+
+test('the memory is saved in the binary form, deltas appended, and a reload restores it', async () => {
+  assert.equal(await page.locator('#download-refused').isVisible(), false, 'nothing refused, no download offered');
+  await like();
+  assert.deepEqual((await saved('state')).bytes.slice(0, 4), RMSB, 'a binary state');
+  // Dialogue turns make a base that a like's change is small beside.
+  await page.evaluate(() => window.recmem.engine.call('add_units', { units: Array.from({ length: 200 }, (_, i) => ({ id: `D1:${i}`, session: '1', speaker: 'Ann', text: `turn ${i}: my pottery class moved to Thursdays` })) }));
+  const first = await saved('state');
+  assert.equal(first.kind, 'bytes');
+  assert.deepEqual(first.bytes.slice(0, 4), RMSB, 'a binary state');
+  await like();
+  const second = await saved('state');
+  assert.deepEqual(second.bytes.slice(0, first.bytes.length), first.bytes, 'the second save appended a segment to the first');
+  assert.ok(second.bytes.length > first.bytes.length);
+  assert.equal(second.bytes[first.bytes.length + 5], 0x53, 'a segment');
+  const before = await stateText();
+  await reload();
+  assert.equal(await stateText(), before, 'the same memory after a reload');
+  assert.match(await page.locator('#status').textContent(), /memory restored from this browser \(\d+ ms\)/);
+  assert.equal(await page.locator('#error').isVisible(), false);
+});
+
+test('Export downloads the JSON document; a binary state file imports too', async () => {
+  await page.click('nav [data-tab="settings"]');
+  const text = await stateText();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
+  assert.equal(readFileSync(await download.path(), 'utf8'), text, 'the exported file is the JSON document');
+  assert.equal(JSON.parse(text).version, 3);
+  const bin = (await saved('state')).bytes;
+  await page.setInputFiles('#import-file', { name: 'memory.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bin) });
+  await page.waitForFunction(() => /memory\.bin/.test(document.querySelector('#data-meta').textContent));
+  assert.match(await page.locator('#status').textContent(), /imported from memory\.bin/);
+  assert.equal(await stateText(), text);
+});
+
+test('a JSON state saved by an older page still restores, and is saved in the binary form from then on', async () => {
+  const text = await stateText();
+  await store('state', text);
+  await reload();
+  assert.equal(await stateText(), text);
+  assert.equal(await page.locator('#error').isVisible(), false);
+  assert.match(await page.locator('#status').textContent(), /memory restored from this browser/);
+  const now = await saved('state');
+  assert.equal(now.kind, 'bytes');
+  assert.deepEqual(now.bytes.slice(0, 4), RMSB);
+});
+
+test('a corrupted saved state is refused with a clear message and kept, not lost', async () => {
+  const good = (await saved('state')).bytes;
+  const bad = [...good];
+  bad[bad.length - 20] ^= 1;
+  await store('state', bad);
+  await reload();
+  const msg = await page.locator('#error').textContent();
+  assert.match(msg, /Your saved memory could not be restored: .*checksum does not match/);
+  assert.match(msg, /Nothing was lost: it is kept in this browser's storage \(IndexedDB "recmem", key "refused-state"\)/);
+  assert.match(await page.locator('#status').textContent(), /new memory/);
+  assert.deepEqual((await saved('refused-state')).bytes, bad, 'kept byte for byte');
+  assert.match(msg, /"Your data & settings" has a button to download it/);
+  // Settings offers it as a file, byte for byte.
+  await page.click('nav [data-tab="settings"]');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-refused')]);
+  assert.equal(download.suggestedFilename(), 'recmem-memory-not-restored.bin');
+  assert.deepEqual([...readFileSync(await download.path())], bad);
+  // The page goes on with a new memory; its saves never overwrite the refused state.
+  await like();
+  assert.deepEqual((await saved('state')).bytes.slice(0, 4), RMSB);
+  assert.deepEqual((await saved('refused-state')).bytes, bad);
+  // A truncated one too.
+  await store('state', good.slice(0, good.length - 3));
+  await reload();
+  assert.match(await page.locator('#error').textContent(), /could not be restored: .*(truncated|shorter)/);
+  assert.deepEqual(pageErrors, []);
+});
