@@ -141,6 +141,29 @@ func (e *docEnv) deltaRequest(t *testing.T, example string) []byte {
 	return body
 }
 
+// baseTagRequest sends the request of docs/http.md's base_tag example with
+// the tag of a binary state the server just answered with in place of the
+// elided one: it must be served by tag, its answer carrying no state.
+func (e *docEnv) baseTagRequest(t *testing.T, example string) {
+	t.Helper()
+	var req host.EdgeRequest
+	if err := strictJSON(example, &req); err != nil {
+		t.Fatalf("the example request is not a request: %v", err)
+	}
+	code, body := e.send(t, "add_units", `{"format":"binary","input":{"units":[{"id":"D1:1","session":"S1","speaker":"Ann","text":"The pottery class is on Tuesday."}]}}`)
+	var first host.EdgeResponse
+	if err := json.Unmarshal(body, &first); err != nil || code != 200 || first.State == "" {
+		t.Fatalf("a binary state to start from: %d %s", code, body)
+	}
+	req.BaseTag = first.Tag
+	b, _ := json.Marshal(req)
+	code, body = e.send(t, "select_slate", string(b))
+	var r host.EdgeResponse
+	if err := json.Unmarshal(body, &r); err != nil || code != 200 || r.State != "" || r.Tag != first.Tag {
+		t.Fatalf("the example request: %d %s", code, body)
+	}
+}
+
 func newDocEnv(t *testing.T) *docEnv {
 	ctx := context.Background()
 	e := &docEnv{wasm: testModule(t)}
@@ -153,7 +176,7 @@ func newDocEnv(t *testing.T) *docEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.edge = httptest.NewServer(host.NewEdgeHandler(c, host.EdgeOptions{}))
+	e.edge = httptest.NewServer(host.NewEdgeHandler(c, host.EdgeOptions{BaseTag: true}))
 	t.Cleanup(func() { e.edge.Close(); c.Close(ctx) })
 	return e
 }
@@ -258,6 +281,17 @@ func (e *docEnv) check(t *testing.T, b docBlock) {
 		// A request carrying a binary state: sent as written, with a real
 		// state in place of the elided one.
 		e.lastAnswer = e.deltaRequest(t, b.text)
+	case b.file == "docs/http.md" && b.lang == "json" && strings.Contains(b.text, `{"base_tag": "sha256:…"`):
+		// A request naming its state by tag: sent as written, with the tag
+		// of a state the server just answered with.
+		e.baseTagRequest(t, b.text)
+	case b.file == "docs/http.md" && b.lang == "json" && strings.Contains(b.text, `"status": 409`):
+		// The answer to a tag the server does not hold.
+		code, body := e.send(t, "select_slate", `{"base_tag":"sha256:`+strings.Repeat("0", 64)+`","input":{"query":"When?","budget":100}}`)
+		if code != http.StatusConflict {
+			t.Fatalf("an unknown base_tag: %d %s", code, body)
+		}
+		shapeMatches(t, b.text, body)
 	case b.file == "docs/http.md" && b.lang == "json" && strings.Contains(b.text, `"delta": "`):
 		// The answer to that request.
 		shapeMatches(t, b.text, e.lastAnswer)
