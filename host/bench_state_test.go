@@ -74,7 +74,8 @@ func BenchmarkBinaryStateWasm(b *testing.B) {
 // /v1/select_slate, the binary state of a 2,000-unit memory in the request
 // and the new state in the answer) through the Go host: cold, on a server
 // that keeps no warm instance, and warm, on one that serves the state from
-// the instance the request before left holding it.
+// the instance the request before left holding it; and warm by tag, the
+// request naming the state by its tag instead of carrying it.
 func BenchmarkHTTPSelectWasm(b *testing.B) {
 	const n = 2000
 	m, err := workload.LoCoMoMemory(locomoFromHost, n)
@@ -98,6 +99,29 @@ func BenchmarkHTTPSelectWasm(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// By tag: the request names the warm state by its tag (base_tag)
+	// instead of carrying it, on a server with EdgeOptions.BaseTag.
+	b.Run(fmt.Sprintf("units=%d/warm-by-tag", n), func(b *testing.B) {
+		c, err := host.NewClient(context.Background(), host.ClientOptions{Options: host.Options{WasmPath: testWasm, CacheDir: filepath.Join(os.TempDir(), "recmem-test-cache-"+runtime.GOARCH)}, Instances: 1, Warm: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer c.Close(context.Background())
+		h := host.NewEdgeHandler(c, host.EdgeOptions{BaseTag: true})
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/v1/select_slate", bytes.NewReader(body)))
+		if w.Code != http.StatusOK {
+			b.Fatalf("HTTP %d: %s", w.Code, w.Body.Bytes())
+		}
+		byTag, _ := json.Marshal(host.EdgeRequest{BaseTag: host.StateTag(st), Input: m.Select(0, 2000, "")})
+		for b.Loop() {
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/v1/select_slate", bytes.NewReader(byTag)))
+			if w.Code != http.StatusOK {
+				b.Fatalf("HTTP %d: %s", w.Code, w.Body.Bytes())
+			}
+		}
+	})
 	for _, warm := range []int{-1, 1} {
 		name := map[int]string{-1: "cold", 1: "warm"}[warm]
 		b.Run(fmt.Sprintf("units=%d/%s", n, name), func(b *testing.B) {
