@@ -114,7 +114,6 @@ func BenchmarkHTTPSelectWasm(b *testing.B) {
 			b.Fatalf("HTTP %d: %s", w.Code, w.Body.Bytes())
 		}
 		byTag, _ := json.Marshal(host.EdgeRequest{BaseTag: host.StateTag(st), Input: m.Select(0, 2000, "")})
-		b.ReportMetric(float64(len(byTag)), "request-bytes")
 		for b.Loop() {
 			w := httptest.NewRecorder()
 			h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/v1/select_slate", bytes.NewReader(byTag)))
@@ -122,6 +121,7 @@ func BenchmarkHTTPSelectWasm(b *testing.B) {
 				b.Fatalf("HTTP %d: %s", w.Code, w.Body.Bytes())
 			}
 		}
+		b.ReportMetric(float64(len(byTag)), "request-bytes")
 	})
 	for _, warm := range []int{-1, 1} {
 		name := map[int]string{-1: "cold", 1: "warm"}[warm]
@@ -132,7 +132,6 @@ func BenchmarkHTTPSelectWasm(b *testing.B) {
 			}
 			defer c.Close(context.Background())
 			h := host.NewEdgeHandler(c, host.EdgeOptions{})
-			b.ReportMetric(float64(len(body)), "request-bytes")
 			for b.Loop() {
 				w := httptest.NewRecorder()
 				h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/v1/select_slate", bytes.NewReader(body)))
@@ -140,6 +139,7 @@ func BenchmarkHTTPSelectWasm(b *testing.B) {
 					b.Fatalf("HTTP %d: %s", w.Code, w.Body.Bytes())
 				}
 			}
+			b.ReportMetric(float64(len(body)), "request-bytes")
 		})
 	}
 }
