@@ -153,6 +153,11 @@ type Session struct {
 	held string
 	sum  string
 	hash hash.Hash
+	// doc is the bytes of the state of tag docTag: when that is still the
+	// state held, the warm instance keeps them, for requests that name the
+	// state by its tag alone (the stateless API's base_tag).
+	doc    []byte
+	docTag string
 	// Warm reports whether the session started on a warm instance: its
 	// state was not imported.
 	Warm bool
@@ -230,6 +235,22 @@ func (c *Client) session(ctx context.Context, doc []byte, tag string) (*Session,
 	return s, nil
 }
 
+// sessionByTag is session for a request that names its state by tag only:
+// the warm instance holding that state and the state's bytes, or a nil
+// session when no warm instance holds it with its bytes (the pool keeps
+// them only for the stateless API with base tags on).
+func (c *Client) sessionByTag(ctx context.Context, tag string) (*Session, []byte, error) {
+	in, doc, err := c.pool.TakeWarm(ctx, tag)
+	switch {
+	case err != nil || in == nil:
+		return nil, nil, err
+	case doc == nil:
+		c.pool.ReleaseHeld(ctx, in, tag, nil) // still warm for whoever sends the state
+		return nil, nil, nil
+	}
+	return &Session{c: c, in: in, Warm: true, held: tag, doc: doc, docTag: tag}, doc, nil
+}
+
 // track records that the caller holds doc (whose bytes h has hashed).
 func (s *Session) track(doc []byte, h hash.Hash) {
 	s.sum, s.hash = engine.Checksum(doc), nil
@@ -243,7 +264,11 @@ func (s *Session) track(doc []byte, h hash.Hash) {
 // document's, else reset. The session must not be used after.
 func (s *Session) Close(ctx context.Context) {
 	if s.in != nil {
-		s.c.pool.ReleaseWarm(ctx, s.in, s.held)
+		var doc []byte
+		if s.docTag == s.held {
+			doc = s.doc
+		}
+		s.c.pool.ReleaseHeld(ctx, s.in, s.held, doc)
 		s.in = nil
 	}
 }

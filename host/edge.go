@@ -34,6 +34,13 @@ type EdgeOptions struct {
 	// ErrorLog receives the full cause of every 500 (a trap's wasm stack
 	// trace, which the response leaves out). Nil discards it.
 	ErrorLog *log.Logger
+	// BaseTag lets a request name its state by tag ("base_tag", with an
+	// optional "delta" to append) instead of sending it: the server answers
+	// from a warm instance holding exactly that state, keeping each warm
+	// state's bytes (its size per warm instance), else 409. A tag then
+	// reads and changes its memory like a bearer token (docs/http.md).
+	// Off by default; it needs warm instances (ClientOptions.Warm).
+	BaseTag bool
 }
 
 // EdgeRequest is the body of POST /v1/<export>. State is the user's state,
@@ -43,12 +50,53 @@ type EdgeOptions struct {
 // state the answer carries ("json" or "binary"; default: the request
 // state's form, JSON for a new memory); Delta, binary only, asks for only
 // what changed (EdgeResponse.Delta).
+//
+// Instead of State and Tag, a request may send BaseTag, the tag of a state
+// the server answered with, and in Delta a segment to append to that state
+// (EdgeOptions.BaseTag): the server then serves the warm instance holding
+// it, or answers 409 when it holds none.
 type EdgeRequest struct {
-	State  string          `json:"state,omitempty"`
-	Tag    string          `json:"tag,omitempty"`
-	Input  json.RawMessage `json:"input,omitempty"`
-	Format string          `json:"format,omitempty"`
-	Delta  bool            `json:"delta,omitempty"`
+	State   string          `json:"state,omitempty"`
+	Tag     string          `json:"tag,omitempty"`
+	BaseTag string          `json:"base_tag,omitempty"`
+	Input   json.RawMessage `json:"input,omitempty"`
+	Format  string          `json:"format,omitempty"`
+	Delta   EdgeDelta       `json:"delta,omitzero"`
+}
+
+// EdgeDelta is a request's "delta": true (Want) asks for the answer's state
+// as a delta; a string (Segment) is a segment of a binary state, packed like
+// a state, to append to the state named by "base_tag", and asks for a delta
+// answer too.
+type EdgeDelta struct {
+	Want    bool
+	Segment string
+}
+
+// MarshalJSON writes the segment when there is one, else the boolean.
+func (d EdgeDelta) MarshalJSON() ([]byte, error) {
+	if d.Segment != "" {
+		return json.Marshal(d.Segment)
+	}
+	return json.Marshal(d.Want)
+}
+
+// UnmarshalJSON reads true, false, null or a string (a packed segment).
+func (d *EdgeDelta) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case "true":
+		*d = EdgeDelta{Want: true}
+		return nil
+	case "false", "null":
+		*d = EdgeDelta{}
+		return nil
+	}
+	var seg string
+	if err := json.Unmarshal(b, &seg); err != nil || seg == "" {
+		return errors.New("delta: want true, false, or a segment to append (a non-empty string, gzipped and base64-encoded)")
+	}
+	*d = EdgeDelta{Want: true, Segment: seg}
+	return nil
 }
 
 // EdgeResponse is the answer: the export's result, the new state and its
@@ -190,7 +238,14 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var doc []byte
-	if req.State != "" {
+	switch {
+	case req.BaseTag != "" && (req.State != "" || req.Tag != ""):
+		h.fail(w, http.StatusBadRequest, export, `base_tag: send either the state with its tag ("state", "tag") or the tag of a state this server answered with ("base_tag", and a "delta" to append), not both`)
+		return
+	case req.BaseTag == "" && req.Delta.Segment != "":
+		h.fail(w, http.StatusBadRequest, export, `delta: a segment to append needs "base_tag", the tag of the state it appends to (or send the whole state in "state")`)
+		return
+	case req.State != "":
 		if doc, err = UnpackState(req.State, h.c.MaxState()); err != nil {
 			status := http.StatusBadRequest
 			if errors.Is(err, ErrStateTooLarge) {
@@ -203,7 +258,7 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, http.StatusUnprocessableEntity, export, msg)
 			return
 		}
-	} else if req.Tag != "" {
+	case req.Tag != "":
 		h.fail(w, http.StatusBadRequest, export, "tag: given without a state")
 		return
 	}
@@ -216,6 +271,15 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusNotFound, export, fmt.Sprintf("unknown export %q", export))
 		return
 	}
+	tag := req.Tag // the tag of the state the request starts from
+	var s *Session
+	if req.BaseTag != "" {
+		status, msg := h.byTag(ctx, &req, &s, &doc, &tag)
+		if status != 0 {
+			h.fail(w, status, export, msg)
+			return
+		}
+	}
 	format := req.Format
 	switch {
 	case format == "" && engine.IsBinaryState(doc):
@@ -223,20 +287,32 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case format == "":
 		format = "json"
 	case format != "json" && format != "binary":
+		if s != nil {
+			s.Close(context.Background())
+		}
 		h.fail(w, http.StatusBadRequest, export, fmt.Sprintf(`format: want "json" or "binary", got %q`, format))
 		return
 	}
-	if req.Delta && format != "binary" {
+	if req.BaseTag != "" {
+		// The client holds the state: answer with what changed, when the
+		// state stays binary.
+		req.Delta.Want = format == "binary" && engine.IsBinaryState(doc)
+	}
+	if req.Delta.Want && format != "binary" {
+		if s != nil {
+			s.Close(context.Background())
+		}
 		h.fail(w, http.StatusBadRequest, export, `delta: only with the binary format ("format": "binary")`)
 		return
 	}
-	s, err := h.c.session(ctx, doc, req.Tag)
-	if err != nil {
-		h.sessionError(ctx, w, export, err)
-		return
+	if s == nil {
+		if s, err = h.c.session(ctx, doc, req.Tag); err != nil {
+			h.sessionError(ctx, w, export, err)
+			return
+		}
 	}
 	defer s.Close(context.Background())
-	baseTag := req.Tag
+	baseTag := tag
 	if doc == nil {
 		// A new memory: "changed" compares with the empty memory's tag.
 		empty, err := h.export(ctx, s, format, "")
@@ -251,15 +327,16 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.sessionError(ctx, w, export, err)
 		return
 	}
-	resp := EdgeResponse{Result: result, BaseTag: cmp.Or(req.Tag, "new")}
+	resp := EdgeResponse{Result: result, BaseTag: cmp.Or(tag, "new")}
+	held := doc // the bytes of the state the client holds after the answer
 	switch {
 	case !x.Mutates && doc != nil && engine.IsBinaryState(doc) == (format == "binary"):
 		// Nothing changed: the state is the one the request brought.
-		resp.Tag = req.Tag
-		if !req.Delta {
+		resp.Tag = tag
+		if !req.Delta.Want {
 			resp.State = req.State
 		}
-	case req.Delta && engine.Checksum(doc) != "":
+	case req.Delta.Want && engine.Checksum(doc) != "":
 		piece, err := h.export(ctx, s, format, engine.Checksum(doc))
 		if err != nil {
 			h.sessionError(ctx, w, export, err)
@@ -267,11 +344,13 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		switch {
 		case len(piece) == 0:
-			resp.Tag = req.Tag
+			resp.Tag = tag
 		case piece[5] == 'B':
+			held = piece
 			resp.State, resp.Tag = PackState(piece), h.tag(piece)
 		default:
-			resp.Delta, resp.Tag = PackState(piece), h.tag(AppendState(doc, piece))
+			held = AppendState(doc, piece)
+			resp.Delta, resp.Tag = PackState(piece), h.tag(held)
 		}
 	default:
 		newDoc, err := h.export(ctx, s, format, "")
@@ -279,12 +358,78 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.sessionError(ctx, w, export, err)
 			return
 		}
+		held = newDoc
 		resp.State, resp.Tag = PackState(newDoc), h.tag(newDoc)
 	}
 	resp.Changed = resp.Tag != baseTag
 	s.held = resp.Tag // the instance holds the answer's state: keep it warm under its tag
+	if h.opts.BaseTag {
+		s.doc, s.docTag = held, resp.Tag
+	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(resp)
+}
+
+// byTag starts a request that names its state by tag (req.BaseTag): the
+// warm instance holding that state, with the request's delta applied when
+// it has one. It sets *s, *doc and *tag (the state the request starts from
+// and its tag), or returns the status and message to answer with: 409 when
+// the server holds no such state (the client sends the whole state then).
+func (h *edge) byTag(ctx context.Context, req *EdgeRequest, s **Session, doc *[]byte, tag *string) (int, string) {
+	resend := `send the whole state in "state" with its "tag"`
+	if !h.opts.BaseTag {
+		return http.StatusConflict, "base_tag: this server does not serve a state by its tag (recmem serve --base-tag); " + resend
+	}
+	ss, held, err := h.c.sessionByTag(ctx, req.BaseTag)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return http.StatusGatewayTimeout, "timed out"
+	case err != nil:
+		h.logf("recmem: base_tag: %v", err)
+		return http.StatusInternalServerError, err.Error()
+	case ss == nil:
+		return http.StatusConflict, fmt.Sprintf("base_tag: this server holds no state %s (it keeps a few states for a while, as a cache, and may have dropped this one or never held it); %s", req.BaseTag, resend)
+	}
+	if req.Delta.Segment == "" {
+		*s, *doc, *tag = ss, held, req.BaseTag
+		return 0, ""
+	}
+	fail := func(status int, msg string) (int, string) {
+		ss.Close(context.Background()) // unchanged: stays warm under base_tag
+		return status, msg
+	}
+	seg, err := UnpackState(req.Delta.Segment, h.c.MaxState())
+	switch {
+	case errors.Is(err, ErrStateTooLarge):
+		return fail(http.StatusRequestEntityTooLarge, "delta: "+strings.TrimPrefix(err.Error(), "state: "))
+	case err != nil:
+		return fail(http.StatusBadRequest, "delta: "+strings.TrimPrefix(err.Error(), "state: "))
+	case !engine.IsBinaryState(held):
+		return fail(http.StatusBadRequest, "delta: appends to a binary state, and the state of base_tag is a JSON document")
+	case !engine.IsBinaryState(seg) || len(seg) < 6 || seg[5] != 'S':
+		return fail(http.StatusBadRequest, `delta: not a segment of a binary state (a whole state goes in "state", with its "tag")`)
+	case int64(len(held)+len(seg)) > h.c.MaxState():
+		return fail(http.StatusRequestEntityTooLarge, fmt.Sprintf("delta: the state and its delta pass %s, the most this host imports into one instance; nothing was imported", sizeWords(h.c.MaxState())))
+	}
+	full := AppendState(held, seg)
+	ss.held = "" // the import replaces the state
+	if err := ss.importDoc(ctx, full); err != nil {
+		var ee *ExportError
+		if errors.As(err, &ee) {
+			// The module refused the state and kept the one it held.
+			ss.held = req.BaseTag
+			ss.Close(context.Background())
+			return http.StatusBadRequest, "delta: " + ee.Message
+		}
+		ss.Close(context.Background())
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return http.StatusGatewayTimeout, "timed out"
+		}
+		h.logf("recmem: base_tag: %v", err)
+		return http.StatusInternalServerError, "delta: the module failed while importing the state and its delta; nothing was applied, and the request may be retried"
+	}
+	*s, *doc, *tag = ss, full, h.tag(full)
+	return 0, ""
 }
 
 // export writes the session's state in format, as a delta against the

@@ -34,7 +34,7 @@ func edgeForFuzz(f *testing.F) http.Handler {
 		if err != nil {
 			f.Fatal(err)
 		}
-		fuzzEdge = host.NewEdgeHandler(c, host.EdgeOptions{MaxBody: 1 << 20})
+		fuzzEdge = host.NewEdgeHandler(c, host.EdgeOptions{MaxBody: 1 << 20, BaseTag: true})
 	})
 	return fuzzEdge
 }
@@ -61,6 +61,10 @@ func FuzzEdgeHandler(f *testing.F) {
 		{"get_memory", `{"state":"H4sIAAAAAAAA/w==","tag":"sha256:00"}`},
 		{"get_memory", `{"state":"%%%","tag":"x"}`},
 		{"get_memory", `{"tag":"sha256:00"}`},
+		{"get_memory", `{"base_tag":"sha256:00"}`},
+		{"add_units", `{"base_tag":"sha256:00","delta":"H4sIAAAAAAAA/w=="}`},
+		{"get_memory", `{"delta":"H4sIAAAAAAAA/w=="}`},
+		{"get_memory", `{"base_tag":"x","delta":7}`},
 		{"../etc/passwd", `{}`},
 		{"record/extra", `{}`},
 		{"rank", `{"input":{"candidates":["a","b","zz"]},"extra":1}`},
@@ -68,7 +72,7 @@ func FuzzEdgeHandler(f *testing.F) {
 	} {
 		f.Add(s.path, []byte(s.body))
 	}
-	allowed := []int{200, 400, 403, 404, 405, 413, 422, 500, 504}
+	allowed := []int{200, 400, 403, 404, 405, 409, 413, 422, 500, 504}
 	f.Fuzz(func(t *testing.T, export string, body []byte) {
 		req := httptest.NewRequest(http.MethodPost, "/v1/", bytes.NewReader(body))
 		req.URL.Path = "/v1/" + export // any path, as the server's mux would pass it on
@@ -91,10 +95,15 @@ func FuzzEdgeHandler(f *testing.F) {
 		if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil || !json.Valid(r.Result) {
 			t.Fatalf("/v1/%s: a 200 that is not a response: %s", export, rec.Body)
 		}
-		again, _ := json.Marshal(host.EdgeRequest{State: r.State, Tag: r.Tag})
+		next := host.EdgeRequest{State: r.State, Tag: r.Tag}
+		byTag := r.State == "" // the client holds the state (a delta, or nothing changed): name it by tag
+		if byTag {
+			next = host.EdgeRequest{BaseTag: r.Tag}
+		}
+		again, _ := json.Marshal(next)
 		rec2 := httptest.NewRecorder()
 		h.ServeHTTP(rec2, httptest.NewRequest(http.MethodPost, "/v1/get_memory", bytes.NewReader(again)))
-		if rec2.Code != 200 {
+		if rec2.Code != 200 && !(byTag && rec2.Code == http.StatusConflict) {
 			t.Fatalf("/v1/%s answered 200 with a state the server then refuses: %d %s", export, rec2.Code, rec2.Body)
 		}
 	})

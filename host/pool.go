@@ -42,6 +42,7 @@ type Pool struct {
 type warmInstance struct {
 	tag  string
 	in   *Instance
+	doc  []byte // the state's bytes, when ReleaseHeld was given them
 	elem *list.Element
 }
 
@@ -74,28 +75,47 @@ func (p *Pool) WarmStats() WarmStats {
 // the warm instance holding that state and true when there is one (the
 // caller must not import the state again), else a reset instance and false.
 func (p *Pool) AcquireTag(ctx context.Context, tag string) (*Instance, bool, error) {
-	if tag != "" && p.warmCap > 0 {
-		select {
-		case p.sem <- struct{}{}:
-		case <-ctx.Done():
-			return nil, false, ctx.Err()
-		}
-		p.mu.Lock()
-		w := p.warm[tag]
-		if w != nil {
-			delete(p.warm, tag)
-			p.lru.Remove(w.elem)
-		}
-		p.mu.Unlock()
-		if w != nil {
-			p.hits.Add(1)
-			return w.in, true, nil
-		}
-		p.misses.Add(1)
-		<-p.sem
+	in, _, warm, err := p.AcquireHeld(ctx, tag)
+	return in, warm, err
+}
+
+// AcquireHeld is AcquireTag that also returns the bytes of the state the
+// warm instance holds, as ReleaseHeld was given them (nil when it was not).
+func (p *Pool) AcquireHeld(ctx context.Context, tag string) (*Instance, []byte, bool, error) {
+	in, doc, err := p.TakeWarm(ctx, tag)
+	if err != nil || in != nil {
+		return in, doc, in != nil, err
 	}
-	in, err := p.Acquire(ctx)
-	return in, false, err
+	in, err = p.Acquire(ctx)
+	return in, nil, false, err
+}
+
+// TakeWarm returns the warm instance holding the state of tag and the bytes
+// ReleaseHeld kept with it (nil when none), or no instance when none holds
+// that state: unlike AcquireHeld, it never starts or resets one.
+func (p *Pool) TakeWarm(ctx context.Context, tag string) (*Instance, []byte, error) {
+	if tag == "" || p.warmCap == 0 {
+		return nil, nil, nil
+	}
+	select {
+	case p.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	p.mu.Lock()
+	w := p.warm[tag]
+	if w != nil {
+		delete(p.warm, tag)
+		p.lru.Remove(w.elem)
+	}
+	p.mu.Unlock()
+	if w != nil {
+		p.hits.Add(1)
+		return w.in, w.doc, nil
+	}
+	p.misses.Add(1)
+	<-p.sem
+	return nil, nil, nil
 }
 
 // ReleaseWarm returns an instance that holds the state of tag, unchanged
@@ -103,6 +123,14 @@ func (p *Pool) AcquireTag(ctx context.Context, tag string) (*Instance, bool, err
 // instance that Release would close is closed; with no warm room, another
 // instance with the same tag, or no tag, it is released as Release does.
 func (p *Pool) ReleaseWarm(ctx context.Context, in *Instance, tag string) {
+	p.ReleaseHeld(ctx, in, tag, nil)
+}
+
+// ReleaseHeld is ReleaseWarm that keeps doc, the bytes of the state of tag,
+// with the warm instance (AcquireHeld returns them), so that a request may
+// name the state by its tag alone (docs/http.md, "Sending the tag instead
+// of the state"). The pool keeps doc as given: the caller must not change it.
+func (p *Pool) ReleaseHeld(ctx context.Context, in *Instance, tag string, doc []byte) {
 	if tag == "" || p.warmCap == 0 || in.Trapped() || int64(in.MemoryBytes()) > p.rt.recycle {
 		p.Release(ctx, in, false)
 		return
@@ -113,7 +141,7 @@ func (p *Pool) ReleaseWarm(ctx context.Context, in *Instance, tag string) {
 		p.Release(ctx, in, false) // one warm instance per state is enough
 		return
 	}
-	w := &warmInstance{tag: tag, in: in}
+	w := &warmInstance{tag: tag, in: in, doc: doc}
 	w.elem = p.lru.PushFront(w)
 	p.warm[tag] = w
 	var old *warmInstance

@@ -197,7 +197,7 @@ func TestEdgeBinaryDeltas(t *testing.T) {
 	var h held
 	send := func(export string, input []byte, format string, delta bool) host.EdgeResponse {
 		t.Helper()
-		req := host.EdgeRequest{Tag: h.tag, Input: input, Format: format, Delta: delta}
+		req := host.EdgeRequest{Tag: h.tag, Input: input, Format: format, Delta: host.EdgeDelta{Want: delta}}
 		if h.bin != nil {
 			req.State = host.PackState(h.bin)
 		}
@@ -264,7 +264,7 @@ func TestEdgeBinaryDeltas(t *testing.T) {
 	if code != 400 {
 		t.Errorf("format xml: %d", code)
 	}
-	code, _ = post(t, srv.URL+"/v1/select_slate", host.EdgeRequest{State: host.PackState(h.bin), Tag: h.tag, Format: "json", Delta: true})
+	code, _ = post(t, srv.URL+"/v1/select_slate", host.EdgeRequest{State: host.PackState(h.bin), Tag: h.tag, Format: "json", Delta: host.EdgeDelta{Want: true}})
 	if code != 400 {
 		t.Errorf("delta with json: %d", code)
 	}

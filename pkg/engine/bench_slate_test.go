@@ -87,3 +87,36 @@ func BenchmarkExportImport(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkBinaryState exports and imports the binary state of LoCoMo
+// memories of several sizes (issue 18's targets are through the plugin:
+// host.BenchmarkBinaryStateWasm runs the same calls there).
+func BenchmarkBinaryState(b *testing.B) {
+	for _, n := range []int{500, 2000, 10000} {
+		e, _ := loadUnits(b, n)
+		in := []byte(`{"format":"binary"}`)
+		st, err := e.Call("export_state", in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("units=%d/export", n), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(st)))
+			for b.Loop() {
+				if _, err := e.Call("export_state", in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("units=%d/import", n), func(b *testing.B) {
+			e2 := New()
+			b.ReportAllocs()
+			b.SetBytes(int64(len(st)))
+			for b.Loop() {
+				if _, err := e2.Call("import_state", st); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -54,8 +54,15 @@ func (s *Store) Changed() bool {
 }
 
 // AppendBinary appends the units section of a base holding every unit, and
-// marks the store. Cost O(tokens of all units + lexicon · log lexicon).
+// marks the store. Cost O(tokens of all units + lexicon · log lexicon), or
+// a copy of the section when the store has not changed since it last wrote
+// one (Store.written).
 func (s *Store) AppendBinary(b []byte) []byte {
+	if s.written != nil {
+		s.Mark()
+		return append(b, s.written...)
+	}
+	start := len(b)
 	l := &s.lex
 	// Renumber the lexicon: the tokens the units use, most frequent first,
 	// ties in order of first use; words and terms in order of first use.
@@ -80,6 +87,7 @@ func (s *Store) AppendBinary(b []byte) []byte {
 	b = s.appendTokens(b, order)
 	b = s.appendUnits(b, s.entries)
 	s.Mark()
+	s.written = slices.Clone(b[start:])
 	return b
 }
 
@@ -88,6 +96,7 @@ func (s *Store) AppendBinary(b []byte) []byte {
 // state lacks; then marks the store. Cost O(tokens of the added units +
 // removed units · log).
 func (s *Store) AppendSegment(b []byte) []byte {
+	s.written = nil // the written ids change
 	sort.Slice(s.removed, func(i, j int) bool { return s.removed[i].key < s.removed[j].key })
 	b = binary.AppendUvarint(b, uint64(len(s.removed)))
 	prev := ""

@@ -97,7 +97,6 @@ func (s *Store) readTokens(r *reader) error {
 	l := &s.lex
 	dim := s.table.Dim()
 	nt := r.count(field("tokens"), 1<<30)
-	l.grow(nt, dim)
 	type ptok struct {
 		s    span
 		word int32
@@ -109,8 +108,8 @@ func (s *Store) readTokens(r *reader) error {
 		src  source
 	}
 	toks := make([]ptok, 0, nt)
-	var words []pword
-	var terms []span
+	words := make([]pword, 0, nt) // a token defines a word at most
+	terms := make([]span, 0, nt)
 	nw0, nt0 := len(l.word), len(l.term)
 	var buf []byte
 	add := func(b []byte) span {
@@ -195,6 +194,9 @@ func (s *Store) readTokens(r *reader) error {
 		}
 		toks = append(toks, ptok{ts, word, flag})
 	}
+	// The tables grow once, by what the section adds: the words' rows
+	// (2·dim float64 each) are most of the lexicon's bytes.
+	l.grow(len(toks), len(words), len(terms), dim)
 	str := string(buf)
 	at := func(sp span) string { return str[sp.off : sp.off+sp.n] }
 	for _, sp := range terms {

@@ -191,3 +191,59 @@ func TestBinaryLimits(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestAppendBinaryWritten checks the written section a store keeps between
+// writes: after each step, writing the store (twice, the second a copy of
+// the first when nothing changed) gives the bytes a store that never wrote
+// before gives for the same units (one read from the store's JSON); and a
+// segment written after a copied write holds exactly the change since.
+func TestAppendBinaryWritten(t *testing.T) {
+	us, qs := locomoUnits(t, 300)
+	live := slate.NewStore()
+	if err := live.Add(us[:200]); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name string
+		do   func() error
+	}{
+		{"nothing", func() error { return nil }},
+		{"a select (the lexicon learns the query's words)", func() error {
+			_, err := live.Select(slate.Request{Query: qs[0] + " zyzzyva", Budget: 500})
+			return err
+		}},
+		{"add", func() error { return live.Add(us[200:250]) }},
+		{"delete", func() error { return live.Delete([]string{us[3].ID, us[220].ID}) }},
+		{"purge", func() error { live.Purge(us[5].Session, ""); return nil }},
+		{"a segment, then add", func() error {
+			live.AppendSegment(nil)
+			return live.Add(us[250:260])
+		}},
+	}
+	for _, st := range steps {
+		if err := st.do(); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		got := live.AppendBinary(nil)
+		again := live.AppendBinary([]byte("x"))
+		want := fromJSON(t, jsonOf(t, live)).AppendBinary(nil)
+		if !bytes.Equal(got, want) || !bytes.Equal(again[1:], want) {
+			t.Fatalf("after %s: the store writes other bytes than a fresh store of its units", st.name)
+		}
+	}
+	prev := live.AppendBinary(nil) // a copy
+	if err := live.Add(us[260:270]); err != nil {
+		t.Fatal(err)
+	}
+	seg := live.AppendSegment(nil)
+	read, err := slate.ReadBinary(prev, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := read.ApplySegment(seg, lim); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(jsonOf(t, read), jsonOf(t, live)) {
+		t.Fatal("a segment after a copied write does not hold the change")
+	}
+}

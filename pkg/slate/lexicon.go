@@ -206,22 +206,22 @@ func (l *lexicon) addTerm(t string) int32 {
 	return id
 }
 
-// grow makes room for n more tokens, and as many words and terms at most,
-// so that reading a binary state's tables does not copy them as they grow.
-func (l *lexicon) grow(n, dim int) {
-	l.tok = slices.Grow(l.tok, n)
-	l.tokWord = slices.Grow(l.tokWord, n)
-	l.tokFlag = slices.Grow(l.tokFlag, n)
-	l.tokRunes = slices.Grow(l.tokRunes, n)
-	l.tokOut = slices.Grow(l.tokOut, n)
-	l.word = slices.Grow(l.word, n)
-	l.wordTerm = slices.Grow(l.wordTerm, n)
-	l.wordSrc = slices.Grow(l.wordSrc, n)
-	l.wordOut = slices.Grow(l.wordOut, n)
-	l.wordVec = slices.Grow(l.wordVec, n*dim)
-	l.wordWeighted = slices.Grow(l.wordWeighted, n*dim)
-	l.term = slices.Grow(l.term, n)
-	l.termOut = slices.Grow(l.termOut, n)
+// grow makes room for nt more tokens, nw words and nm terms, so that
+// reading a binary state's tables does not copy them as they grow.
+func (l *lexicon) grow(nt, nw, nm, dim int) {
+	l.tok = slices.Grow(l.tok, nt)
+	l.tokWord = slices.Grow(l.tokWord, nt)
+	l.tokFlag = slices.Grow(l.tokFlag, nt)
+	l.tokRunes = slices.Grow(l.tokRunes, nt)
+	l.tokOut = slices.Grow(l.tokOut, nt)
+	l.word = slices.Grow(l.word, nw)
+	l.wordTerm = slices.Grow(l.wordTerm, nw)
+	l.wordSrc = slices.Grow(l.wordSrc, nw)
+	l.wordOut = slices.Grow(l.wordOut, nw)
+	l.wordVec = slices.Grow(l.wordVec, nw*dim)
+	l.wordWeighted = slices.Grow(l.wordWeighted, nw*dim)
+	l.term = slices.Grow(l.term, nm)
+	l.termOut = slices.Grow(l.termOut, nm)
 }
 
 // addToken appends a token read from a binary state.

@@ -55,6 +55,12 @@ type Store struct {
 	readText int
 	// scratch holds a unit's ids while add gathers them.
 	scratch struct{ toks, tids, uwids []int32 }
+	// written is the units section AppendBinary last wrote, while the
+	// units and the lexicon's written ids are still the ones it wrote
+	// (refresh and AppendSegment drop it): writing an unchanged store again,
+	// as every export after a call that changed only the memory does, is
+	// a copy. It costs the section's size, about 65 bytes a unit.
+	written []byte
 	// sessOrder holds the sessions' positions in time, by session position
 	// (sessionPositions), recomputed after every change.
 	sessOrder []float64
@@ -309,6 +315,7 @@ func (s *Store) remove(drop func(*entry) bool) int {
 // refresh recomputes the per-session caches that a change made stale, so that
 // Select only reads the store.
 func (s *Store) refresh() {
+	s.written = nil
 	for _, ss := range s.sessions {
 		if ss.mean == nil {
 			ss.mean = s.sessionMean(ss)

@@ -264,3 +264,26 @@ func (e *docEnv) deltaRequest(t *testing.T, example string) []byte {
 	}
 	return body
 }
+
+// baseTagRequest sends the request of docs/http.md's base_tag example with
+// the tag of a binary state the server just answered with in place of the
+// elided one: it must be served by tag, its answer carrying no state.
+func (e *docEnv) baseTagRequest(t *testing.T, example string) {
+	t.Helper()
+	var req host.EdgeRequest
+	if err := strictJSON(example, &req); err != nil {
+		t.Fatalf("the example request is not a request: %v", err)
+	}
+	code, body := e.send(t, "add_units", `{"format":"binary","input":{"units":[{"id":"D1:1","session":"S1","speaker":"Ann","text":"The pottery class is on Tuesday."}]}}`)
+	var first host.EdgeResponse
+	if err := json.Unmarshal(body, &first); err != nil || code != 200 || first.State == "" {
+		t.Fatalf("a binary state to start from: %d %s", code, body)
+	}
+	req.BaseTag = first.Tag
+	b, _ := json.Marshal(req)
+	code, body = e.send(t, "select_slate", string(b))
+	var r host.EdgeResponse
+	if err := json.Unmarshal(body, &r); err != nil || code != 200 || r.State != "" || r.Tag != first.Tag {
+		t.Fatalf("the example request: %d %s", code, body)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -123,7 +124,7 @@ func newDocEnv(t *testing.T) *docEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.edge = httptest.NewServer(host.NewEdgeHandler(c, host.EdgeOptions{}))
+	e.edge = httptest.NewServer(host.NewEdgeHandler(c, host.EdgeOptions{BaseTag: true}))
 	t.Cleanup(func() { e.edge.Close(); c.Close(ctx) })
 	return e
 }
@@ -230,6 +231,17 @@ func (e *docEnv) check(t *testing.T, b docBlock) {
 		// A request carrying a binary state: sent as written, with a real
 		// state in place of the elided one.
 		e.lastAnswer = e.deltaRequest(t, b.text)
+	case b.file == "docs/http.md" && b.lang == "json" && strings.Contains(b.text, `{"base_tag": "sha256:…"`):
+		// A request naming its state by tag: sent as written, with the tag
+		// of a state the server just answered with.
+		e.baseTagRequest(t, b.text)
+	case b.file == "docs/http.md" && b.lang == "json" && strings.Contains(b.text, `"status": 409`):
+		// The answer to a tag the server does not hold.
+		code, body := e.send(t, "select_slate", `{"base_tag":"sha256:`+strings.Repeat("0", 64)+`","input":{"query":"When?","budget":100}}`)
+		if code != http.StatusConflict {
+			t.Fatalf("an unknown base_tag: %d %s", code, body)
+		}
+		shapeMatches(t, b.text, body)
 	case b.file == "docs/http.md" && b.lang == "json" && strings.Contains(b.text, `"delta": "`):
 		// The answer to that request.
 		shapeMatches(t, b.text, e.lastAnswer)

@@ -42,12 +42,17 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	catalog := fs.String("catalog", "", "catalog `FILE` loaded into every instance of the stateless API (/v1/), for rank")
 	instances := fs.Int("instances", 0, "instances the stateless API runs at once (default: the cores)")
 	warm := fs.Int("warm", 0, "instances the stateless API keeps warm, holding the states they served last: a request whose state has the tag of one skips the import (default: as many as --instances; -1: none)")
+	baseTag := fs.Bool("base-tag", false, "let a request name its state by the tag this server answered with (\"base_tag\", and a \"delta\" to append) instead of sending it, answered from a warm instance holding it, else 409: the tag then works like a bearer token for that memory (docs/http.md)")
 	sealKeyFile := fs.String("seal-key-file", "", "seal the stateless API's states with the key in `FILE` (at least 32 bytes; trailing whitespace is ignored): a state is then accepted only with the seal this server gave it (docs/http.md)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "recmem serve: unexpected argument", fs.Arg(0))
+		return 2
+	}
+	if *baseTag && *warm < 0 {
+		fmt.Fprintln(stderr, "recmem serve: --base-tag: a state is served by its tag only from a warm instance, and --warm -1 keeps none")
 		return 2
 	}
 	var key []byte
@@ -60,7 +65,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serveWith(ctx, serveConfig{addr: *addr, web: *web, wasm: *wasm, catalog: *catalog, instances: *instances, warm: *warm, sealKey: key, errorLog: stderr}, stdout); err != nil {
+	if err := serveWith(ctx, serveConfig{addr: *addr, web: *web, wasm: *wasm, catalog: *catalog, instances: *instances, warm: *warm, baseTag: *baseTag, sealKey: key, errorLog: stderr}, stdout); err != nil {
 		fmt.Fprintln(stderr, "recmem serve:", err)
 		return 1
 	}
@@ -73,6 +78,7 @@ type serveConfig struct {
 	catalog         string // optional catalog for the stateless API
 	instances       int    // the API's pool size (0: the cores)
 	warm            int    // warm instances (0: as many as instances, negative: none)
+	baseTag         bool   // requests may name their state by tag (EdgeOptions.BaseTag)
 	sealKey         []byte // seals the API's states (nil: tags are plain checksums)
 	errorLog        io.Writer
 }
@@ -133,7 +139,7 @@ func serveWith(ctx context.Context, cfg serveConfig, stdout io.Writer) error {
 	if cfg.errorLog != nil {
 		errLog = log.New(cfg.errorLog, "", log.LstdFlags)
 	}
-	mux.Handle("/v1/", host.NewEdgeHandler(client, host.EdgeOptions{ErrorLog: errLog}))
+	mux.Handle("/v1/", host.NewEdgeHandler(client, host.EdgeOptions{ErrorLog: errLog, BaseTag: cfg.baseTag}))
 	mux.Handle("/", newSiteHandler(webDir, wasmPath))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
