@@ -4,62 +4,23 @@
 // still restores (and is saved in the binary form from then on), a saved
 // state the module refuses is kept under its own key with a clear message,
 // and Export still downloads the JSON document. Same setup as
-// reliability.test.mjs: bin/recmem serve, Debian's chromium, a fresh profile.
+// the other page tests (harness.mjs): bin/recmem serve, Debian's chromium, a fresh profile.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { openPage } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const chromiumPath = process.env.RECMEM_CHROMIUM || '/usr/bin/chromium';
-const recmem = process.env.RECMEM_BIN || path.join(root, 'bin/recmem');
-const wasm = process.env.RECMEM_WASM || path.join(root, 'out/plugin.wasm');
-const NOW = 1717236000;
-const T = 30_000;
-
-let server;
-let context;
 let page;
-let userData;
 let base;
-const pageErrors = [];
+let context;
+let pageErrors;
+let close;
 
 before(async () => {
-  assert.ok(existsSync(chromiumPath), `${chromiumPath} is missing`);
-  server = spawn(recmem, ['serve', '--addr', '127.0.0.1:0', '--web', path.join(root, 'web'), '--wasm', wasm], { stdio: ['ignore', 'pipe', 'inherit'] });
-  base = await new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no URL from recmem serve: ${out}`)), T);
-    server.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
-      if (m) { clearTimeout(timer); resolve(m[0]); }
-    });
-  });
-  userData = mkdtempSync(path.join(tmpdir(), 'recmem-chromium-'));
-  context = await chromium.launchPersistentContext(userData, {
-    executablePath: chromiumPath, headless: true, viewport: { width: 1400, height: 900 }, acceptDownloads: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-dev-shm-usage'],
-  });
-  page = context.pages()[0] ?? await context.newPage();
-  page.setDefaultTimeout(T);
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  await page.goto(`${base}?now=${NOW}&catalog=demo#recs`);
-  await ready();
+  ({ page, base, context, pageErrors, close } = await openPage({ acceptDownloads: true }));
 });
 
-after(async () => {
-  await context?.close();
-  if (server) {
-    server.kill('SIGINT');
-    await new Promise((r) => { server.once('exit', r); setTimeout(r, 5000); });
-  }
-  if (userData) rmSync(userData, { recursive: true, force: true });
-});
+after(async () => { await close?.(); });
 
 const ready = () => page.waitForSelector('body[data-ready="true"]');
 const reload = async () => { await page.reload(); await ready(); };
