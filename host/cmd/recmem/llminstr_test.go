@@ -37,7 +37,8 @@ func TestRecordedInstructions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	miss := &missCounter{next: set.completer}
+	asked := &askedHashes{}
+	miss := &missCounter{next: askedCompleter{next: set.completer, asked: asked}}
 	set.completer = miss
 	x, err := set.nativeEngine()
 	if err != nil {
@@ -61,4 +62,5 @@ func TestRecordedInstructions(t *testing.T) {
 	rep.Seconds = 0
 	got, _ := json.MarshalIndent(rep, "", "  ")
 	checkWant(t, filepath.Join(dir, "instructions.want.json"), got)
+	checkRecordingUse(t, filepath.Join(dir, "instructions.jsonl"), asked)
 }

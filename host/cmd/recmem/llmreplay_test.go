@@ -76,17 +76,55 @@ func TestRecordedModel(t *testing.T) {
 			t.Fatalf("%s: %v", m, err)
 		}
 		dir := filepath.Dir(m)
+		asked := map[string]*askedHashes{} // by recording file
+		unrun := map[string]int{}          // replays of a file not run yet (-run)
+		for _, r := range runs {
+			if r.File != "" && asked[r.File] == nil {
+				asked[r.File] = &askedHashes{}
+			}
+			unrun[r.File]++
+		}
 		for _, r := range runs {
 			t.Run(filepath.Base(dir)+"/"+r.Name, func(t *testing.T) {
+				unrun[r.File]--
 				replay := rec.Replay{Data: d, Mode: r.Mode, Scheduler: r.Scheduler, EventCap: rec.DefaultEventCap}
-				wasmOut := replayRecorded(t, replay, all[:r.Users], catalog, r, dir, wasm, false)
-				nativeOut := replayRecorded(t, replay, all[:r.Users], catalog, r, dir, wasm, true)
+				wasmOut := replayRecorded(t, replay, all[:r.Users], catalog, r, dir, wasm, false, asked[r.File])
+				nativeOut := replayRecorded(t, replay, all[:r.Users], catalog, r, dir, wasm, true, asked[r.File])
 				if !bytes.Equal(wasmOut, nativeOut) {
 					t.Fatalf("the .wasm module and native Go differ:\nwasm:   %s\nnative: %s", wasmOut, nativeOut)
 				}
 				checkWant(t, filepath.Join(dir, r.Name+".want.json"), wasmOut)
 			})
 		}
+		if !t.Failed() {
+			for file, a := range asked {
+				if unrun[file] == 0 { // every replay of the file ran
+					checkRecordingUse(t, filepath.Join(dir, file), a)
+				}
+			}
+		}
+	}
+}
+
+// checkRecordingUse fails when a recording holds a line no replay of it asked
+// for (so that recmem llm stats over it describes the runs reported), after
+// dropping such lines with -prune-recorded. It needs every replay of the
+// file to have run.
+func checkRecordingUse(t *testing.T, path string, asked *askedHashes) {
+	t.Helper()
+	if *pruneRecorded {
+		u, err := pruneRecording(path, asked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d lines, dropped %d no replay asked for and %d a later line overrides", path, u.Lines, u.Unasked, u.Overridden)
+	}
+	u, err := useOf(path, asked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.unused() > 0 {
+		t.Errorf("%s holds %d lines no replay asks for and %d a later line of the same hash overrides; drop them with -prune-recorded", path, u.Unasked, u.Overridden)
 	}
 }
 
@@ -112,8 +150,8 @@ func recordedCatalog(t *testing.T, d *dataset.RecBole) []byte {
 
 // replayRecorded replays run r of a recordings directory on cases, through
 // the .wasm or natively, and returns its result, failing the test for any
-// request missing from the recording.
-func replayRecorded(t *testing.T, replay rec.Replay, cases []rec.Case, catalog []byte, r recordedRun, dir, wasm string, native bool) []byte {
+// request missing from the recording; the hashes it asks for go into asked.
+func replayRecorded(t *testing.T, replay rec.Replay, cases []rec.Case, catalog []byte, r recordedRun, dir, wasm string, native bool, asked *askedHashes) []byte {
 	lf := llmFlags{} // no file: the LLM-free run on the same users
 	if r.File != "" {
 		lf = llmFlags{spec: "replay:" + filepath.Join(dir, r.File), steps: strings.Join(r.Steps, ",")}
@@ -121,6 +159,9 @@ func replayRecorded(t *testing.T, replay rec.Replay, cases []rec.Case, catalog [
 	set, err := lf.open()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if set.completer != nil {
+		set.completer = askedCompleter{next: set.completer, asked: asked}
 	}
 	open := func() (engine.Caller, func(), error) {
 		return openCallerLLM(context.Background(), native, wasm, set)
