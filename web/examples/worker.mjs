@@ -156,8 +156,10 @@ async function serve(env, name, body, busy = false) {
     rm ??= await instances.acquire(doc, { tag: body.tag });
     const baseTag = doc === null ? await emptyTag(rm, format, tag) : startTag;
     // A call that may change the memory leaves the instance holding no state
-    // anyone can name if it fails; one that does not leaves it as it was.
-    [held, keep] = !x.mutates && doc !== null ? [startTag, doc] : [null, null];
+    // anyone can name if it fails; one that does not leaves it as it was,
+    // warm under its tag (with its bytes when they came by tag, as recmem
+    // serve keeps them).
+    [held, keep] = !x.mutates && doc !== null ? [startTag, body.base_tag ? doc : null] : [null, null];
     const result = await rm.call(name, body.rawInput, { text: true });
     const answer = { state: undefined, delta: undefined, tag: undefined };
     let after = doc; // the state the client holds after the answer

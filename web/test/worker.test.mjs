@@ -517,6 +517,10 @@ async function baseTagSequence(seal) {
       assert.deepEqual([w.status, s.status], [400, 400], what);
       assert.ok(w.body.error.message.startsWith(message) && s.body.error.message.startsWith(message), `${what}: ${w.body.error.message} / ${s.body.error.message}`);
     }
+    // A read the module refuses leaves the state warm too.
+    a = await both('select_slate', { base_tag: m.tag, input: { query: 'kiln', budget: -1 } }, 'a read the module refuses');
+    assert.equal(a.status, 400);
+    assert.match(a.body.error.message, /budget/);
     a = await both('get_memory', { base_tag: m.tag, input: {} }, 'after the refusals');
     assert.equal(a.status, 200);
     assert.equal(a.body.tag, m.tag);
