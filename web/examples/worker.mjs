@@ -62,6 +62,9 @@ export default {
     // A state named by its tag is served by one request at a time: a
     // request on a tag another one (queued or running) has claimed gets
     // 409, as recmem serve answers while the instance holding it is taken.
+    // (A read by tag that leaves the state as it was runs without yielding
+    // the isolate, so reads on one tag meet only behind a request that
+    // yields; a change moves the state to a new tag anyway.)
     const claim = body.base_tag && !claimed.has(body.base_tag) ? body.base_tag : '';
     const busy = Boolean(body.base_tag) && !claim;
     if (claim) claimed.add(claim);

@@ -538,7 +538,7 @@ async function baseTagSequence(seal) {
     a = await both('select_slate', { base_tag: m.tag, input: query }, 'warm again');
     assert.equal(a.status, 200);
 
-    // Two requests on one tag at once: one is served, the other gets 409.
+    // Two changes on one tag at once: one is served, the other gets 409.
     for (const host of [worker.url, serve.url]) {
       const answers = await Promise.all([1, 2].map((i) => post(host, 'record', { base_tag: m.tag, input: { signals: [signal(10 + i)] } })));
       assert.deepEqual(answers.map((r) => r.status).sort(), [200, 409], `${host}: ${JSON.stringify(answers.map((r) => r.body))}`);
