@@ -895,6 +895,14 @@ export interface PoolOptions extends Omit<OpenOptions, 'state'> {
   size?: number;
   /** an instance whose memory passes this many bytes is closed when released (default 64 MiB) */
   recycleBytes?: number;
+  /** how long acquire waits for an instance while all are taken, in ms (default 10,000; Infinity: no bound) */
+  waitMs?: number;
+}
+
+/** RecmemPool.acquire found no free instance within waitMs; nothing was taken */
+export class PoolTimeoutError extends Error {
+  name: 'PoolTimeoutError';
+  waitMs: number;
 }
 
 /**
@@ -908,9 +916,17 @@ export class RecmemPool {
    * an instance holding state (null: an empty memory); tag, when given, is the state's tag the caller
    * has checked (default: the SHA-256 of the bare state). The instance's warm is true on a hit.
    */
-  acquire(state?: string | Uint8Array | object | null, opts?: { tag?: string }): Promise<Recmem>;
-  /** takes the instance back, warm under tag (default: its heldTag()); a trapped one is closed */
-  release(rm: Recmem, opts?: { tag?: string | null }): Promise<void>;
+  acquire(state?: string | Uint8Array | object | null, opts?: { tag?: string; waitMs?: number }): Promise<Recmem>;
+  /**
+   * the idle instance warm under tag whose state was kept at release, with that state; null when none
+   * holds it (it neither waits nor imports)
+   */
+  takeWarm(tag: string): { rm: Recmem; state: string | Uint8Array } | null;
+  /**
+   * takes the instance back, warm under tag (default: its heldTag()), keeping state (the state the
+   * instance holds, as its caller holds it) for takeWarm; a trapped one is closed
+   */
+  release(rm: Recmem, opts?: { tag?: string | null; state?: string | Uint8Array | null }): Promise<void>;
   stats(): { hits: number; misses: number; open: number; warm: number };
   close(): Promise<void>;
 }

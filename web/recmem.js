@@ -316,20 +316,24 @@ export class RecmemPool {
   // needed with Recmem.open's options (module, llm, llmSteps, catalog,
   // config, sealKey). An instance whose memory grows past recycleBytes
   // (default 64 MiB) is closed when taken back (its memory never shrinks),
-  // and so is one that trapped.
-  static async open({ size = 2, recycleBytes = 64 << 20, ...options } = {}) {
+  // and so is one that trapped. waitMs bounds how long acquire waits for an
+  // instance while all size are taken (default 10,000 ms, as recmem serve's
+  // request timeout; Infinity waits for ever).
+  static async open({ size = 2, recycleBytes = 64 << 20, waitMs = 10000, ...options } = {}) {
     if (!options.module) throw new TypeError('RecmemPool.open: module is required');
     if (!Number.isInteger(size) || size < 1) throw new TypeError(`RecmemPool.open: size must be a whole number of at least 1, not ${size}`);
+    checkWait('RecmemPool.open', waitMs);
     const seal = options.sealKey === undefined || options.sealKey === null ? null : await Seal.withKey(options.sealKey);
-    return new RecmemPool(options, size, recycleBytes, seal);
+    return new RecmemPool(options, size, recycleBytes, seal, waitMs);
   }
 
-  constructor(options, size, recycleBytes, seal) {
+  constructor(options, size, recycleBytes, seal, waitMs = 10000) {
     this.options = options;
     this.size = size;
     this.recycleBytes = recycleBytes;
     this.seal = seal;
-    this.idle = []; // {rm, tag, clean}, the least recently used first
+    this.waitMs = waitMs;
+    this.idle = []; // {rm, tag, clean, state}, the least recently used first
     this.open = 0; // instances opened and not closed, idle or taken
     this.waiters = [];
     this.hits = 0;
@@ -343,9 +347,12 @@ export class RecmemPool {
   // checks the request's tag against the state; with a seal key the tag is
   // then the seal of the bare state, as stateTag gives it); by default it is
   // the SHA-256 of the bare state. A state the module refuses throws the
-  // RecmemError, and no instance is taken. Cost: a warm hit hashes the state
-  // (nothing with tag given); a miss imports it.
-  async acquire(state = null, { tag } = {}) {
+  // RecmemError, and no instance is taken. While all size instances are
+  // taken, acquire waits for a release, at most waitMs (default the pool's,
+  // 10,000 ms), then throws a PoolTimeoutError and takes nothing. Cost: a
+  // warm hit hashes the state (nothing with tag given); a miss imports it.
+  async acquire(state = null, { tag, waitMs = this.waitMs } = {}) {
+    checkWait('RecmemPool.acquire', waitMs);
     let bare = null;
     if (state !== null && state !== undefined) {
       try {
@@ -367,7 +374,7 @@ export class RecmemPool {
       entry.rm.warm = true;
       return entry.rm;
     }
-    entry = await this.#take();
+    entry = await this.#take(Date.now() + waitMs, waitMs);
     const { rm } = entry;
     rm.warm = false;
     try {
@@ -384,17 +391,35 @@ export class RecmemPool {
     return rm;
   }
 
+  // takeWarm returns the idle instance warm under tag whose state was kept
+  // when it was released (release's state), as {rm, state}, or null when no
+  // idle instance holds that state with its bytes (evicted, never held, or
+  // taken by another caller): it neither waits nor imports. A server that
+  // takes requests naming their state by tag (docs/http.md, "base_tag")
+  // answers from it. Give the instance back with release. Cost: a look-up.
+  takeWarm(tag) {
+    const i = this.idle.findIndex((e) => e.tag === tag && e.state !== null);
+    if (typeof tag !== 'string' || tag === '' || i < 0) return null;
+    const [entry] = this.idle.splice(i, 1);
+    this.hits++;
+    entry.rm.warm = true;
+    return { rm: entry.rm, state: entry.state };
+  }
+
   // release takes an instance back. It stays warm under tag, by default the
   // tag of the state it last imported or exported (Recmem.heldTag); with no
   // tag (a call since changed the memory, and no export said how) its
-  // memory is reset before another caller gets it.
-  async release(rm, { tag } = {}) {
+  // memory is reset before another caller gets it. state, optional, is the
+  // state the instance holds as the caller holds it (the bytes, or a JSON
+  // document's text), kept with the warm instance for takeWarm: it costs
+  // the state's size per warm instance.
+  async release(rm, { tag, state = null } = {}) {
     if (rm.trap || rm.memoryBytes() > this.recycleBytes) {
       this.open--;
       await rm.close().catch(() => {});
     } else {
       if (tag === undefined) tag = await rm.heldTag();
-      this.idle.push({ rm, tag, clean: false });
+      this.idle.push({ rm, tag, clean: false, state: tag === null ? null : state });
     }
     const next = this.waiters.shift();
     if (next) next();
@@ -402,8 +427,8 @@ export class RecmemPool {
 
   // #take returns an idle instance that holds no state worth keeping, or a
   // new one while the pool is not full, or the least recently used warm
-  // one, or waits for a release.
-  async #take() {
+  // one, or waits for a release until deadline (a Date.now() time).
+  async #take(deadline, waitMs) {
     for (;;) {
       const cold = this.idle.findIndex((e) => e.tag === null);
       if (cold >= 0) return this.idle.splice(cold, 1)[0];
@@ -411,13 +436,26 @@ export class RecmemPool {
       if (this.open < this.size) {
         this.open++;
         try {
-          return { rm: await Recmem.open(this.options), tag: null, clean: true };
+          return { rm: await Recmem.open(this.options), tag: null, clean: true, state: null };
         } catch (err) {
           this.open--;
           throw err;
         }
       }
-      await new Promise((resolve) => this.waiters.push(resolve));
+      const left = deadline - Date.now();
+      if (left <= 0) throw new PoolTimeoutError(waitMs, this.size);
+      await new Promise((resolve, reject) => {
+        let timer = null;
+        const wake = () => { if (timer !== null) clearTimeout(timer); resolve(); };
+        if (Number.isFinite(left)) {
+          timer = setTimeout(() => {
+            const i = this.waiters.indexOf(wake);
+            if (i >= 0) this.waiters.splice(i, 1);
+            reject(new PoolTimeoutError(waitMs, this.size));
+          }, left);
+        }
+        this.waiters.push(wake);
+      });
     }
   }
 
@@ -428,6 +466,23 @@ export class RecmemPool {
     const idle = this.idle.splice(0);
     this.open -= idle.length;
     await Promise.all(idle.map((e) => e.rm.close().catch(() => {})));
+  }
+}
+
+// PoolTimeoutError is RecmemPool.acquire finding no free instance within
+// its wait (waitMs): every instance stayed taken. Nothing was taken; the
+// caller may try again later (a server answers 504 or 503).
+export class PoolTimeoutError extends Error {
+  constructor(waitMs, size) {
+    super(`RecmemPool.acquire: waitMs: no instance was free within ${waitMs} ms (all ${size} in use); release one, try again later, or open the pool with a larger size or waitMs`);
+    this.name = 'PoolTimeoutError';
+    this.waitMs = waitMs;
+  }
+}
+
+function checkWait(where, waitMs) {
+  if (typeof waitMs !== 'number' || Number.isNaN(waitMs) || waitMs < 0) {
+    throw new TypeError(`${where}: waitMs must be a number of milliseconds, 0 or more (Infinity: no bound), not ${waitMs}`);
   }
 }
 

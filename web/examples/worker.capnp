@@ -3,6 +3,7 @@
 #
 #   cd web && npx workerd serve examples/worker.capnp
 #   RECMEM_SEAL_KEY=$(head -c 32 /dev/urandom | base64) npx workerd serve examples/worker.capnp
+#   RECMEM_BASE_TAG=1 npx workerd serve examples/worker.capnp
 #
 # Paths are relative to this file; out/plugin.wasm is built by ./build.sh.
 using Workerd = import "/workerd/workerd.capnp";
@@ -31,6 +32,9 @@ const recmem :Workerd.Worker = (
     # How many instances the isolate keeps warm (default 2), from the
     # environment.
     (name = "RECMEM_WARM", fromEnvironment = "RECMEM_WARM"),
+    # "1" lets a request name its state by tag ("base_tag", and a "delta"
+    # to append), as recmem serve --base-tag; off when unset.
+    (name = "RECMEM_BASE_TAG", fromEnvironment = "RECMEM_BASE_TAG"),
   ],
   compatibilityDate = "2025-09-01",
 );

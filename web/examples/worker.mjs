@@ -7,7 +7,11 @@
 // changed. The client holds the memory: the Worker keeps a few instances
 // warm with the states they served last, keyed by tag, so that a request
 // whose state has the tag of one skips the import, but a warm instance is a
-// cache, never the authority (a tag covers the whole state).
+// cache, never the authority (a tag covers the whole state). With
+// RECMEM_BASE_TAG, a request may name its state by that tag ("base_tag",
+// and a "delta" segment to append) instead of sending it, as with
+// `recmem serve --base-tag`: answered from the warm instance holding it,
+// else 409.
 //
 // The module comes as a Wasm module binding: workerd and Cloudflare compile
 // it when the Worker is deployed, and a Worker may not compile Wasm from
@@ -15,11 +19,14 @@
 // optional): RECMEM_CATALOG, the catalog rank uses (bytes, server
 // configuration like `recmem serve --catalog`); RECMEM_SEAL_KEY, a secret of
 // at least 32 bytes that seals the states handed out (`--seal-key-file`);
-// RECMEM_WARM, how many instances the isolate keeps (default 2).
+// RECMEM_WARM, how many instances the isolate keeps (default 2);
+// RECMEM_BASE_TAG, "1" or "true" to serve a state by its tag ("base_tag",
+// off by default: a tag then reads and changes its memory like a bearer
+// token, docs/http.md).
 //
 // Run it: npx workerd serve examples/worker.capnp (from web/, after
 // ./build.sh); web/test/worker.test.mjs does, on loopback.
-import { EXPORTS, RecmemError, RecmemPool, StateError, appendState, checkTag, isBinaryState, messageOf, packState, stateChecksum, stateTag, unpackState } from 'recmem';
+import { EXPORTS, PoolTimeoutError, RecmemError, RecmemPool, StateError, appendState, checkTag, isBinaryState, messageOf, packState, stateChecksum, stateTag, unpackState } from 'recmem';
 import wasm from './plugin.wasm';
 
 // Limits: a request body (as recmem serve); a state document, uncompressed
@@ -37,7 +44,8 @@ const REFUSED = {
   load_catalog: 'the catalog is server configuration (the RECMEM_CATALOG binding), shared by every request',
   import_state: 'the state travels in the request\'s "state" field, with its tag',
 };
-const FIELDS = new Set(['state', 'tag', 'input', 'format', 'delta']);
+const FIELDS = new Set(['state', 'tag', 'base_tag', 'input', 'format', 'delta']);
+const RESEND = 'send the whole state in "state" with its "tag"';
 
 export default {
   async fetch(request, env) {
@@ -51,7 +59,20 @@ export default {
     } catch (err) {
       return fail(err.status ?? 400, name, `body: ${messageOf(err)}`);
     }
-    return exclusive(() => serve(env, name, body));
+    // A state named by its tag is served by one request at a time: a
+    // request on a tag another one (queued or running) has claimed gets
+    // 409, as recmem serve answers while the instance holding it is taken.
+    // (A read by tag that leaves the state as it was runs without yielding
+    // the isolate, so reads on one tag meet only behind a request that
+    // yields; a change moves the state to a new tag anyway.)
+    const claim = body.base_tag && !claimed.has(body.base_tag) ? body.base_tag : '';
+    const busy = Boolean(body.base_tag) && !claim;
+    if (claim) claimed.add(claim);
+    try {
+      return await exclusive(() => serve(env, name, body, busy));
+    } finally {
+      if (claim) claimed.delete(claim);
+    }
   },
 };
 
@@ -60,9 +81,20 @@ export default {
 // then one call on an instance holding the state (a warm one whose tag
 // matches, else one that imports it), and the answer: the state whole, a
 // delta to append to the request's state, or nothing new.
-async function serve(env, name, body) {
+//
+// A request with base_tag starts from the warm instance holding that state
+// and the state's bytes kept with it (RecmemPool.takeWarm), with the
+// request's delta segment imported after them; the answer is then as with
+// "delta": true. busy: another request holds that tag now.
+async function serve(env, name, body, busy = false) {
   const sealKey = env.RECMEM_SEAL_KEY || undefined;
   let doc = null;
+  if (body.base_tag && (body.state || body.tag)) {
+    return fail(400, name, 'base_tag: send either the state with its tag ("state", "tag") or the tag of a state this server answered with ("base_tag", and a "delta" to append), not both');
+  }
+  if (!body.base_tag && body.segment) {
+    return fail(400, name, 'delta: a segment to append needs "base_tag", the tag of the state it appends to (or send the whole state in "state")');
+  }
   if (body.state) {
     try {
       doc = await unpackState(body.state, { maxBytes: MAX_STATE });
@@ -77,65 +109,138 @@ async function serve(env, name, body) {
   if (REFUSED[name]) return fail(403, name, `${name} is not served by the stateless API: ${REFUSED[name]}`);
   const x = EXPORTS.find((e) => e.name === name);
   if (!x || !SERVED.has(name)) return fail(404, name, `unknown export ${JSON.stringify(name)}`);
-  const binary = doc !== null && isBinaryState(doc);
-  const format = body.format || (binary ? 'binary' : 'json');
-  if (format !== 'json' && format !== 'binary') return fail(400, name, `format: want "json" or "binary", got ${JSON.stringify(format)}`);
-  if (body.delta && format !== 'binary') return fail(400, name, 'delta: only with the binary format ("format": "binary")');
-  if (doc !== null && !binary) {
-    try {
-      doc = new TextDecoder('utf-8', { fatal: true }).decode(doc);
-    } catch {
-      return fail(400, name, 'state: not UTF-8');
-    }
-  }
-
   const tag = (state) => stateTag(state, { sealKey });
   let instances;
+  let byTag;
   try {
     instances = await pool(env);
+    byTag = baseTagOn(env);
   } catch (err) {
     console.error(`recmem: ${messageOf(err)}`);
     return fail(500, name, messageOf(err));
   }
   let rm = null;
-  let held = null; // the tag of the state the instance holds after the request
+  // The tag of the state the instance holds after the request, and (with
+  // RECMEM_BASE_TAG) that state as the client holds it, kept with the warm
+  // instance to serve the next request naming it by tag.
+  let held = null;
+  let keep = null;
   try {
-    rm = await instances.acquire(doc, { tag: body.tag });
-    const baseTag = doc === null ? await emptyTag(rm, format, tag) : body.tag;
+    let startTag = body.tag; // the tag of the state the request starts from
+    if (body.base_tag) {
+      if (!byTag) return fail(409, name, `base_tag: this server does not serve a state by its tag (the RECMEM_BASE_TAG binding); ${RESEND}`);
+      const warm = busy ? null : instances.takeWarm(body.base_tag);
+      if (!warm) return fail(409, name, `base_tag: this server holds no state ${body.base_tag} (it keeps a few states for a while, as a cache, and may have dropped this one or never held it); ${RESEND}`);
+      [rm, doc, startTag] = [warm.rm, warm.state, body.base_tag];
+      [held, keep] = [startTag, doc]; // a refusal leaves it warm, as it was
+      if (body.segment) {
+        const got = await appendSegment(rm, doc, body.segment);
+        if (got.lost) [held, keep] = [null, null];
+        if (got.status) return fail(got.status, name, got.message);
+        doc = got.state;
+        startTag = await tag(doc);
+        [held, keep] = [startTag, doc];
+      }
+    }
+    const binary = doc !== null && isBinaryState(doc);
+    const format = body.format || (binary ? 'binary' : 'json');
+    if (format !== 'json' && format !== 'binary') return fail(400, name, `format: want "json" or "binary", got ${JSON.stringify(format)}`);
+    // The client holds the state it named: answer with what changed, when the state stays binary.
+    if (body.base_tag) body.want = format === 'binary' && binary;
+    if (body.want && format !== 'binary') return fail(400, name, 'delta: only with the binary format ("format": "binary")');
+    if (doc !== null && !binary && typeof doc !== 'string') {
+      try {
+        doc = new TextDecoder('utf-8', { fatal: true }).decode(doc);
+      } catch {
+        return fail(400, name, 'state: not UTF-8');
+      }
+    }
+
+    rm ??= await instances.acquire(doc, { tag: body.tag });
+    const baseTag = doc === null ? await emptyTag(rm, format, tag) : startTag;
+    // A call that may change the memory leaves the instance holding no state
+    // anyone can name if it fails; one that does not leaves it as it was,
+    // warm under its tag (with its bytes when they came by tag, as recmem
+    // serve keeps them).
+    [held, keep] = !x.mutates && doc !== null ? [startTag, body.base_tag ? doc : null] : [null, null];
     const result = await rm.call(name, body.rawInput, { text: true });
     const answer = { state: undefined, delta: undefined, tag: undefined };
+    let after = doc; // the state the client holds after the answer
     if (!x.mutates && doc !== null && binary === (format === 'binary')) {
       // Nothing changed: the state is the one the request brought.
-      answer.tag = body.tag;
-      if (!body.delta) answer.state = body.state;
-    } else if (body.delta && stateChecksum(doc ?? new Uint8Array(0)) !== '') {
+      answer.tag = startTag;
+      if (!body.want) answer.state = body.state;
+    } else if (body.want && stateChecksum(doc ?? new Uint8Array(0)) !== '') {
       const piece = await rm.exportState({ format: 'binary', base: doc });
       if (piece.length === 0) {
-        answer.tag = body.tag;
+        answer.tag = startTag;
       } else if (appendState(doc, piece) === piece) {
+        after = piece;
         [answer.state, answer.tag] = [await packState(piece), await tag(piece)];
       } else {
-        [answer.delta, answer.tag] = [await packState(piece), await tag(appendState(doc, piece))];
+        after = appendState(doc, piece);
+        [answer.delta, answer.tag] = [await packState(piece), await tag(after)];
       }
     } else {
-      const out = await rm.exportState({ format });
-      [answer.state, answer.tag] = [await packState(out), await tag(out)];
+      after = await rm.exportState({ format });
+      [answer.state, answer.tag] = [await packState(after), await tag(after)];
     }
-    held = answer.tag;
+    [held, keep] = [answer.tag, after];
     // The fields in the order recmem serve writes them.
-    return new Response(`{"result":${result || 'null'}${answer.state ? `,"state":"${answer.state}"` : ''}${answer.delta ? `,"delta":"${answer.delta}"` : ''},"tag":"${answer.tag}","base_tag":${JSON.stringify(doc === null ? 'new' : body.tag)},"changed":${answer.tag !== baseTag}}\n`,
+    return new Response(`{"result":${result || 'null'}${answer.state ? `,"state":"${answer.state}"` : ''}${answer.delta ? `,"delta":"${answer.delta}"` : ''},"tag":"${answer.tag}","base_tag":${JSON.stringify(doc === null ? 'new' : startTag)},"changed":${answer.tag !== baseTag}}\n`,
       // x-recmem-warm: whether the request's state was served by a warm
       // instance, without importing it (recmem serve counts them instead).
       { headers: { 'content-type': 'application/json', 'x-recmem-warm': String(rm.warm) } });
   } catch (err) {
+    if (err instanceof PoolTimeoutError) return fail(504, name, 'timed out');
     if (err instanceof RecmemError && !err.trapped) return fail(400, name, messageOf(err));
     console.error(`recmem: /v1/${name}: ${messageOf(err)}`);
     return fail(500, name, `the module failed while running ${err.export ?? name} (out of memory, or an internal error); nothing was applied, the instance was discarded, and the request may be retried`);
   } finally {
-    // The instance stays warm under the answer's tag; after a failure it
-    // holds nothing anyone can name, and is reset before it serves again.
-    if (rm) await instances.release(rm, { tag: held });
+    // The instance stays warm under the answer's tag, with the state's bytes
+    // when requests may name it by tag; after a failure it holds nothing
+    // anyone can name, and is reset before it serves again.
+    if (rm) await instances.release(rm, { tag: held, state: byTag && held !== null ? keep : null });
   }
+}
+
+// appendSegment imports held (the bytes of the state the warm instance rm
+// holds) and the client's segment, packed like a state, into rm. It returns
+// {state}, the two together, or the refusal {status, message}, as recmem
+// serve words it: a refused segment leaves rm holding held (the module
+// refuses a state whole), and lost is set when rm failed (it is discarded).
+async function appendSegment(rm, held, packed) {
+  let seg;
+  try {
+    seg = await unpackState(packed, { maxBytes: MAX_STATE });
+  } catch (err) {
+    return { status: err instanceof StateError && err.tooLarge ? 413 : 400, message: `delta: ${messageOf(err).replace(/^state: /, '')}` };
+  }
+  if (!isBinaryState(held)) return { status: 400, message: 'delta: appends to a binary state, and the state of base_tag is a JSON document' };
+  if (!isBinaryState(seg) || seg.length < 6 || seg[5] !== 0x53 /* 'S', a segment */) {
+    return { status: 400, message: 'delta: not a segment of a binary state (a whole state goes in "state", with its "tag")' };
+  }
+  if (held.length + seg.length > MAX_STATE) {
+    return { status: 413, message: `delta: the state and its delta pass ${MAX_STATE >> 20} MiB, the most this Worker imports into one instance; nothing was imported` };
+  }
+  const state = appendState(held, seg);
+  try {
+    await rm.importOpened(state);
+  } catch (err) {
+    if (err instanceof RecmemError && !err.trapped) return { status: 400, message: `delta: ${messageOf(err)}` };
+    console.error(`recmem: base_tag: ${messageOf(err)}`);
+    return { status: 500, lost: true, message: 'delta: the module failed while importing the state and its delta; nothing was applied, and the request may be retried' };
+  }
+  return { state };
+}
+
+// baseTagOn reads RECMEM_BASE_TAG: whether a request may name its state by
+// tag (off unless "1" or "true").
+function baseTagOn(env) {
+  const v = env.RECMEM_BASE_TAG;
+  if (v === undefined || v === null || v === '' || v === '0' || v === 'false') return false;
+  if (v === '1' || v === 'true') return true;
+  throw new Error(`RECMEM_BASE_TAG: want "1" or "true" (on), "0" or "false" (off), got ${JSON.stringify(v)}`);
 }
 
 // The isolate's instances: a RecmemPool of RECMEM_WARM instances (default
@@ -144,8 +249,10 @@ async function serve(env, name, body) {
 // one at a time: an isolate runs one request's JavaScript at a time anyway,
 // and the warm instances bound its memory (an isolate has 128 MB).
 // exclusive runs fn after the requests before it.
+// claimed are the tags named by a request queued or running ("base_tag").
 let isolatePool = null;
 let turn = Promise.resolve();
+const claimed = new Set();
 const empty = {};
 
 function exclusive(fn) {
@@ -173,7 +280,10 @@ async function emptyTag(rm, format, tag) {
 }
 
 // readBody reads and decodes the request body: a JSON object of at most
-// MAX_BODY bytes with the fields state, tag and input.
+// MAX_BODY bytes with the fields state, tag, base_tag, input, format and
+// delta. delta is true, false (or null), or a segment to append (a packed
+// non-empty string): body.want tells whether the answer is to be a delta,
+// body.segment is the segment ('' for none).
 async function readBody(request) {
   // Read up to the limit, as recmem serve does: a client that sent a little
   // too much still reads the 413.
@@ -198,10 +308,15 @@ async function readBody(request) {
   const body = JSON.parse(text);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Error('not a JSON object');
   for (const k of Object.keys(body)) if (!FIELDS.has(k)) throw new Error(`unknown field ${JSON.stringify(k)}`);
-  for (const k of ['state', 'tag', 'format']) {
+  for (const k of ['state', 'tag', 'base_tag', 'format']) {
     if (body[k] !== undefined && typeof body[k] !== 'string') throw new Error(`${k}: a string is required`);
   }
-  if (body.delta !== undefined && typeof body.delta !== 'boolean') throw new Error('delta: true or false is required');
+  const d = body.delta ?? false;
+  if (typeof d !== 'boolean' && (typeof d !== 'string' || d === '')) {
+    throw new Error('delta: want true, false, or a segment to append (a non-empty string, gzipped and base64-encoded)');
+  }
+  body.want = d !== false;
+  body.segment = typeof d === 'string' ? d : '';
   // The module gets the input's own text, as recmem serve passes it: parsed
   // and written again, 1e400 would become null and 2^63 lose its digits.
   body.rawInput = rawMembers(text).input;

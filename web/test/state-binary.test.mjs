@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
-import { Recmem, RecmemError, RecmemPool, appendState, isBinaryState, packState, stateChecksum, stateTag, checkTag, unpackState } from 'recmem';
+import { PoolTimeoutError, Recmem, RecmemError, RecmemPool, appendState, isBinaryState, packState, stateChecksum, stateTag, checkTag, unpackState } from 'recmem';
 
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = path.resolve(web, '..');
@@ -209,6 +209,57 @@ test('RecmemPool: a state whose tag matches a warm instance skips the import; us
   const again = await pool.acquire(states.bob);
   assert.equal(again.warm, true);
   await pool.release(again);
+  await pool.close();
+});
+
+test('RecmemPool: a caller waits at most waitMs for an instance, then gets a PoolTimeoutError and takes nothing', async () => {
+  const pool = await RecmemPool.open({ module, size: 1, waitMs: 40 });
+  const a = await pool.acquire(null);
+  const t0 = Date.now();
+  await assert.rejects(pool.acquire(null), (err) => err instanceof PoolTimeoutError && err.waitMs === 40
+    && /^RecmemPool\.acquire: waitMs: no instance was free within 40 ms \(all 1 in use\)/.test(err.message));
+  assert.ok(Date.now() - t0 >= 35, 'it waited for the bound');
+  // A bound per call; 0 refuses at once; the timed-out caller left no waiter behind.
+  await assert.rejects(pool.acquire(null, { waitMs: 0 }), PoolTimeoutError);
+  assert.equal(pool.waiters.length, 0);
+  // A release within the bound serves the waiting caller.
+  const waiting = pool.acquire(null, { waitMs: 5000 });
+  setTimeout(() => pool.release(a, { tag: null }), 20);
+  const b = await waiting;
+  assert.equal(b, a);
+  assert.deepEqual(pool.stats(), { hits: 0, misses: 0, open: 1, warm: 0 });
+  await pool.release(b, { tag: null });
+  for (const waitMs of [-1, NaN, '10']) {
+    await assert.rejects(pool.acquire(null, { waitMs }), /^TypeError: RecmemPool\.acquire: waitMs must be a number of milliseconds/);
+    await assert.rejects(RecmemPool.open({ module, waitMs }), /^TypeError: RecmemPool\.open: waitMs must be a number of milliseconds/);
+  }
+  assert.equal(pool.stats().open, 1, 'a refused bound takes nothing');
+  await pool.close();
+  // The default bound is 10 s (recmem serve's request timeout); Infinity waits for ever.
+  const dflt = await RecmemPool.open({ module });
+  assert.equal(dflt.waitMs, 10000);
+  await dflt.close();
+});
+
+test('RecmemPool.takeWarm: the instance warm under a tag, with the state released with it; else null', async () => {
+  const pool = await RecmemPool.open({ module, size: 2 });
+  const rm = await pool.acquire(null);
+  await rm.addUnits(turns(0, 3));
+  const bin = await rm.exportState({ format: 'binary' });
+  const tag = await stateTag(bin);
+  await pool.release(rm, { tag, state: bin });
+  assert.equal(pool.takeWarm('sha256:' + '0'.repeat(64)), null, 'a tag no instance holds');
+  const got = pool.takeWarm(tag);
+  assert.equal(got.rm, rm);
+  assert.equal(got.state, bin);
+  assert.equal(got.rm.warm, true);
+  assert.equal(pool.takeWarm(tag), null, 'taken: a second caller on the same tag gets nothing');
+  await pool.release(got.rm, { tag }); // warm, but without its state
+  assert.equal(pool.takeWarm(tag), null, 'warm without the state: not served by tag');
+  const again = await pool.acquire(bin);
+  assert.equal(again.warm, true, 'still warm for a caller that brings the state');
+  await pool.release(again, { tag, state: bin });
+  assert.equal(pool.takeWarm(tag).state, bin);
   await pool.close();
 });
 

@@ -409,3 +409,157 @@ test('with RECMEM_SEAL_KEY, binary states and deltas carry the seal recmem serve
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// sameAnswer checks the Worker's answer a and recmem serve's b to one
+// request are the same: status, fields, result, tags, and the state or
+// delta byte for byte (each host gzips in its own way), or the same error.
+async function sameAnswer(a, b, what) {
+  assert.equal(a.status, b.status, `${what}: ${JSON.stringify(a.body)} ${JSON.stringify(b.body)}`);
+  assert.deepEqual(Object.keys(a.body), Object.keys(b.body), what);
+  if (a.status !== 200) return assert.deepEqual(a.body, b.body, what);
+  for (const k of ['result', 'tag', 'base_tag', 'changed']) assert.deepEqual(a.body[k], b.body[k], `${what}: ${k}`);
+  for (const k of ['state', 'delta']) if (a.body[k]) assert.deepEqual(await unpackState(a.body[k]), await unpackState(b.body[k]), `${what}: ${k}`);
+}
+
+// A segment made by the client itself: the binary state it holds, changed
+// by fn on its own instance (recmem.js, no server), exported against it.
+async function clientSegment(bytes, fn) {
+  const rm = await Recmem.open({ module: new Uint8Array(readFileSync(wasmPath)) });
+  try {
+    await rm.importState(bytes);
+    await fn(rm);
+    return await rm.exportState({ format: 'binary', base: bytes });
+  } finally {
+    await rm.close();
+  }
+}
+
+// baseTagSequence sends the same requests naming a state by its tag to the
+// Worker (RECMEM_BASE_TAG) and to recmem serve --base-tag, two warm
+// instances each, sealed or not, and checks they answer alike: a whole
+// state, then by tag, by tag with a delta the client made, each refusal
+// (the warm state stays as it was), a 409 after eviction, and two requests
+// on one tag at once.
+async function baseTagSequence(seal) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'recmem-worker-'));
+  writeFileSync(path.join(dir, 'seal.key'), sealKey);
+  const worker = await startWorkerd({ RECMEM_BASE_TAG: '1', ...(seal ? { RECMEM_SEAL_KEY: sealKey } : {}) });
+  const serve = await startServe(['--base-tag', '--instances', '2', '--warm', '2', ...(seal ? ['--seal-key-file', path.join(dir, 'seal.key')] : [])]);
+  const tagOf = (bytes) => stateTag(bytes, seal ? { sealKey } : {});
+  const both = async (name, body, what) => {
+    const a = await post(worker.url, name, body);
+    const b = await post(serve.url, name, body);
+    await sameAnswer(a, b, what);
+    return a;
+  };
+  try {
+    // A whole state, as without base_tag.
+    let a = await both('add_units', { input: { units: many }, format: 'binary' }, 'whole');
+    let m = await hold({}, a.body);
+    assert.equal(m.tag, await tagOf(m.bytes));
+    if (seal) assert.match(m.tag, /^hmac-sha256:/);
+
+    // By tag: nothing but the tag and the input travels.
+    const query = { query: 'how many shelves does the kiln need', budget: 60 };
+    a = await both('select_slate', { base_tag: m.tag, input: query }, 'by tag');
+    assert.equal(a.body.base_tag, m.tag);
+    assert.equal(a.body.tag, m.tag);
+    assert.equal(a.body.changed, false);
+    assert.equal(a.body.state ?? a.body.delta, undefined, 'nothing changed: no state');
+    assert.ok(a.body.result.units.length > 0);
+    a = await both('record', { base_tag: m.tag, input: { signals: [signal(0)] } }, 'a change by tag');
+    assert.ok(a.body.delta && !a.body.state, 'the answer is a delta to append');
+    assert.equal(a.body.changed, true);
+    m = await hold(m, a.body);
+    assert.equal(m.tag, await tagOf(m.bytes));
+    assert.ok(a.body.delta.length < (await packState(m.bytes)).length, 'a delta is less than the state');
+
+    // By tag with a delta the client made: the request carries the change only.
+    const seg = await clientSegment(m.bytes, (rm) => rm.addUnits(units));
+    assert.notEqual(appendState(m.bytes, seg), seg, 'a segment, not a whole state');
+    a = await both('select_slate', { base_tag: m.tag, delta: await packState(seg), input: { query: 'where does Maya live now', budget: 30 } }, 'a client delta');
+    const mine = appendState(m.bytes, seg);
+    assert.equal(a.body.base_tag, await tagOf(mine), 'based on the state and its delta');
+    assert.equal(a.body.tag, a.body.base_tag);
+    assert.equal(a.body.result.units.find((u) => u.rank === 1).id, 'D2:1', 'the units the client added are served');
+    const carriedBytes = JSON.stringify({ base_tag: m.tag, delta: await packState(seg), input: {} }).length;
+    assert.ok(carriedBytes * 4 < (await packState(mine)).length, `the request carries the change, not the memory: ${carriedBytes} bytes`);
+    m = { bytes: mine, tag: a.body.tag };
+    const seg2 = await clientSegment(m.bytes, (rm) => rm.deleteUnits(['D1:2']));
+    a = await both('record', { base_tag: m.tag, delta: await packState(seg2), input: { signals: [signal(1)] } }, 'a client delta and a change');
+    m = await hold({ bytes: appendState(m.bytes, seg2) }, a.body);
+    assert.equal(a.body.base_tag, await tagOf(appendState(mine, seg2)));
+    assert.equal(m.tag, await tagOf(m.bytes));
+
+    // Each refusal, in the same words; the warm state stays as it was.
+    const other = await Recmem.open({ module: new Uint8Array(readFileSync(wasmPath)) });
+    await other.addUnits(units.slice(0, 2));
+    const otherBase = await other.exportState({ format: 'binary' });
+    await other.addUnits(units.slice(2));
+    const otherSeg = await other.exportState({ format: 'binary', base: otherBase });
+    await other.close();
+    const refusals = [
+      ['an unknown tag', { base_tag: `sha256:${'0'.repeat(64)}` }, 409, 'base_tag: this server holds no state sha256:000'],
+      ['base_tag and state', { base_tag: m.tag, state: await packState(m.bytes), tag: m.tag }, 400, 'base_tag: send either'],
+      ['a delta without base_tag', { delta: await packState(otherSeg) }, 400, 'delta: a segment to append needs "base_tag"'],
+      ['a whole state as a delta', { base_tag: m.tag, delta: await packState(otherBase) }, 400, 'delta: not a segment'],
+      ['a delta of another state', { base_tag: m.tag, delta: await packState(otherSeg) }, 400, '(a delta of another state)'],
+      ['a format', { base_tag: m.tag, format: 'xml' }, 400, 'format: want "json" or "binary", got "xml"'],
+    ];
+    for (const [what, body, status, message] of refusals) {
+      a = await both('get_memory', { ...body, input: {} }, what);
+      assert.equal(a.status, status, what);
+      assert.ok(a.body.error.message.includes(message), `${what}: ${a.body.error.message}`);
+    }
+    // Bodies each host's own parser refuses, in its own words.
+    for (const [what, body, message] of [['a delta not gzip', { base_tag: m.tag, delta: 'bm90IGd6aXA=' }, 'delta: not gzip'], ['a delta of the wrong type', { base_tag: m.tag, delta: 7 }, 'body: ']]) {
+      const [w, s] = [await post(worker.url, 'get_memory', body), await post(serve.url, 'get_memory', body)];
+      assert.deepEqual([w.status, s.status], [400, 400], what);
+      assert.ok(w.body.error.message.startsWith(message) && s.body.error.message.startsWith(message), `${what}: ${w.body.error.message} / ${s.body.error.message}`);
+    }
+    // A read the module refuses leaves the state warm too.
+    a = await both('select_slate', { base_tag: m.tag, input: { query: 'kiln', budget: -1 } }, 'a read the module refuses');
+    assert.equal(a.status, 400);
+    assert.match(a.body.error.message, /budget/);
+    a = await both('get_memory', { base_tag: m.tag, input: {} }, 'after the refusals');
+    assert.equal(a.status, 200);
+    assert.equal(a.body.tag, m.tag);
+    assert.equal(a.body.changed, false);
+
+    // Two other memories take both warm places: the tag is refused with 409,
+    // and the same request with the whole state is served, after which the
+    // tag works again.
+    for (const u of units.slice(0, 2)) await both('add_units', { input: { units: [u] }, format: 'binary' }, 'another memory');
+    a = await both('select_slate', { base_tag: m.tag, input: query }, 'evicted');
+    assert.equal(a.status, 409);
+    assert.equal(a.body.error.message, `base_tag: this server holds no state ${m.tag} (it keeps a few states for a while, as a cache, and may have dropped this one or never held it); send the whole state in "state" with its "tag"`);
+    a = await both('select_slate', { state: await packState(m.bytes), tag: m.tag, input: query, delta: true }, 'the whole state again');
+    assert.equal(a.status, 200);
+    a = await both('select_slate', { base_tag: m.tag, input: query }, 'warm again');
+    assert.equal(a.status, 200);
+
+    // Two changes on one tag at once: one is served, the other gets 409.
+    for (const host of [worker.url, serve.url]) {
+      const answers = await Promise.all([1, 2].map((i) => post(host, 'record', { base_tag: m.tag, input: { signals: [signal(10 + i)] } })));
+      assert.deepEqual(answers.map((r) => r.status).sort(), [200, 409], `${host}: ${JSON.stringify(answers.map((r) => r.body))}`);
+      assert.match(answers.find((r) => r.status === 409).body.error.message, /^base_tag: this server holds no state/);
+    }
+  } finally {
+    await worker.close();
+    await serve.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('base_tag: with RECMEM_BASE_TAG the Worker serves a state by its tag as recmem serve --base-tag does, the same answers, bytes and tags', async () => {
+  await baseTagSequence(false);
+  // Off by default, as without --base-tag: 409, naming what to send.
+  const first = await call(wd.url, 'add_units', { units }, { format: 'binary' });
+  const res = await post(wd.url, 'get_memory', { base_tag: first.tag, input: {} });
+  assert.equal(res.status, 409);
+  assert.equal(res.body.error.message, 'base_tag: this server does not serve a state by its tag (the RECMEM_BASE_TAG binding); send the whole state in "state" with its "tag"');
+});
+
+test('base_tag with RECMEM_SEAL_KEY: the same answers and seals as recmem serve --base-tag --seal-key-file', async () => {
+  await baseTagSequence(true);
+});
