@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/recmem/recmem/host"
-	"github.com/recmem/recmem/pkg/workload"
 )
 
 // BenchmarkBinaryStateWasm is pkg/engine's BenchmarkBinaryState through the
@@ -22,19 +21,7 @@ import (
 // units, and exporting it after one unit was added.
 func BenchmarkBinaryStateWasm(b *testing.B) {
 	for _, n := range []int{500, 2000, 10000} {
-		m, err := workload.LoCoMoMemory(locomoFromHost, n)
-		if err != nil {
-			b.Skip("LoCoMo not found:", err)
-		}
-		rt := openRuntime(b)
-		in, err := rt.NewInstance(context.Background())
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer in.Close(context.Background())
-		if _, err := in.Call("add_units", m.AddUnits(0, n)); err != nil {
-			b.Fatal(err)
-		}
+		in, m := locomoInstance(b, n)
 		bin := []byte(`{"format":"binary"}`)
 		st, err := in.Call("export_state", bin)
 		if err != nil {
@@ -78,19 +65,7 @@ func BenchmarkBinaryStateWasm(b *testing.B) {
 // request naming the state by its tag instead of carrying it.
 func BenchmarkHTTPSelectWasm(b *testing.B) {
 	const n = 2000
-	m, err := workload.LoCoMoMemory(locomoFromHost, n)
-	if err != nil {
-		b.Skip("LoCoMo not found:", err)
-	}
-	rt := openRuntime(b)
-	in, err := rt.NewInstance(context.Background())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer in.Close(context.Background())
-	if _, err := in.Call("add_units", m.AddUnits(0, n)); err != nil {
-		b.Fatal(err)
-	}
+	in, m := locomoInstance(b, n)
 	st, err := in.Call("export_state", []byte(`{"format":"binary"}`))
 	if err != nil {
 		b.Fatal(err)
