@@ -136,12 +136,56 @@ func TestFilterAndRelax(t *testing.T) {
 	}
 }
 
+// TestImplies: a filler word of a positive scope ("PS3 games") adds the
+// value the table says it implies as a preference, never a filter; under a
+// negation, or when the instruction names the facet itself, it adds nothing.
+// A value the catalog lacks is never implied.
+func TestImplies(t *testing.T) {
+	names := []string{"title", "platform", "series", "kind"}
+	meta := [][]string{
+		{"Halo 3 - Xbox 360", "Xbox 360", "Halo", "game"},
+		{"Xbox 360 Wireless Controller", "Xbox 360", "", "accessory"},
+		{"Call of Duty: Black Ops - PlayStation 3", "PlayStation 3", "Call of Duty", "game"},
+	}
+	tb, err := ParseTable([]byte(`{"aliases": {"platform": {"PS3": ["PlayStation 3"], "360": ["Xbox 360"]}, "kind": {"accessories": ["accessory"]}},
+		"filler": ["game", "games", "titles"], "implies": {"games": {"facet": "kind", "value": "game"}, "titles": {"facet": "kind", "value": "book"}},
+		"title_facets": ["series"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewLinker(names, meta, tb)
+	for _, tt := range []struct{ in, summary string }{
+		{"PS3 games", "only: PlayStation 3 · prefer: game"},
+		{"games", "prefer: game"},
+		{"no Halo games", "not: Halo"},
+		{"Halo games, but no accessories", "only: Halo · not: accessory · prefer: game"},
+		{"360 accessories and games", "only: Xbox 360 · only: accessory"},
+		{"preferably games", "prefer: game"},
+		{"titles", ""}, // kind "book" is not in the catalog: filler only
+	} {
+		in := l.Parse(tt.in, nil)
+		if got := in.Summary(); got != tt.summary {
+			t.Errorf("%q: %q, want %q", tt.in, got, tt.summary)
+		}
+		if in.Hard() && len(in.Only) > 0 {
+			for _, c := range in.Only {
+				if c.Facet == "kind" && c.Value == "game" {
+					t.Errorf("%q: an implied value became a filter", tt.in)
+				}
+			}
+		}
+	}
+}
+
 func TestParseTableErrors(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{`{"aliases": {"platform": {"": ["x"]}}}`, `aliases.platform: alias "" is empty`},
 		{`{"aliases": {"platform": {"ps": []}}}`, `aliases.platform.ps: no value`},
 		{`{"alias": {}}`, `unknown field "alias"`},
 		{`{"filler": [" "]}`, `filler[0]`},
+		{`{"implies": {"video games": {"facet": "kind", "value": "game"}}}`, `implies: "video games" is not one word`},
+		{`{"implies": {"games": {"facet": "title", "value": "game"}}}`, `implies.games: wants a facet (not title) and a value`},
+		{`{"implies": {"games": {"facet": "kind", "value": " "}}}`, `implies.games: wants a facet`},
 	} {
 		_, err := ParseTable([]byte(tt.in))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -21,8 +21,11 @@ const maxTitleGram = 4
 // titles. It is built once per catalog (NewLinker) and is read-only
 // afterwards, so safe for concurrent use.
 type Linker struct {
-	table     Table
-	filler    map[string]bool
+	table  Table
+	filler map[string]bool
+	// implies maps a filler word to the facet value it suggests
+	// (Table.Implies), kept only when the catalog has that value.
+	implies   map[string]Entity
 	titleFace map[string]bool
 	// phrases maps a normalized phrase (a facet value or an alias) to the
 	// entities it names, in catalog order.
@@ -92,7 +95,26 @@ func NewLinker(names []string, meta [][]string, t *Table) *Linker {
 			l.addGrams(words(m[l.titles]))
 		}
 	}
+	l.keepImplies()
 	return l
+}
+
+// keepImplies keeps the table's implied values the catalog has, each word
+// a filler word too (it carries no constraint of its own).
+func (l *Linker) keepImplies() {
+	for _, w := range sortedKeys(l.table.Implies) {
+		e := l.table.Implies[w]
+		e.Value = strings.TrimSpace(e.Value)
+		for _, have := range l.phrases[phraseKey(e.Value)] {
+			if have == e && l.facets[e.Facet] > 0 {
+				if l.implies == nil {
+					l.implies = map[string]Entity{}
+				}
+				l.implies[phraseKey(w)] = e
+				l.filler[phraseKey(w)] = true
+			}
+		}
+	}
 }
 
 func sortedKeys[V any](m map[string]V) []string {

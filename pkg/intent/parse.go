@@ -42,6 +42,9 @@ type parser struct {
 	// ("Destiny is not for me", "Borderlands? Not interested.").
 	plain, prevPlain []int
 	seq              int
+	// implied are the values suggested by filler words of positive scopes
+	// ("PS2 games": kind game), added as preferences when the scan ends.
+	implied []Clause
 }
 
 // Parse interprets an instruction against the linker's catalog, plus the
@@ -112,6 +115,7 @@ func (p *parser) run() {
 			continue
 		}
 		if p.skippable(i) {
+			p.imply(t)
 			i++
 			continue
 		}
@@ -124,6 +128,7 @@ func (p *parser) run() {
 		i++
 	}
 	p.closeScope()
+	p.addImplied()
 	if p.in.Empty() && len(p.in.Unknown) == 0 && len(p.in.Notes) == 0 {
 		p.note("only common words: nothing to act on")
 	}
@@ -502,6 +507,41 @@ func (p *parser) settle() {
 		if len(*cs) > maxClauses {
 			*cs = (*cs)[:maxClauses]
 			p.note(fmt.Sprintf("more than %d constraints of one kind: the first %d are kept", maxClauses, maxClauses))
+		}
+	}
+}
+
+// imply notes the value a filler word suggests (Table.Implies) when it
+// stands outside a negation: "PS2 games" suggests games, "no Halo games"
+// nothing.
+func (p *parser) imply(t token) {
+	e, ok := p.l.implies[t.norm]
+	if !ok || p.mode == scopeExclude || p.mode == scopeAvoid {
+		return
+	}
+	for _, c := range p.implied {
+		if c.Facet == e.Facet && c.key == phraseKey(e.Value) {
+			return
+		}
+	}
+	p.implied = append(p.implied, Clause{Facet: e.Facet, Value: e.Value, Text: t.orig, key: phraseKey(e.Value)})
+}
+
+// addImplied turns the implied values into preferences, unless the
+// instruction names that facet itself ("PS4 games and controllers" keeps
+// its own "only") or excludes or avoids the value. A preference only
+// orders: it never removes an item.
+func (p *parser) addImplied() {
+	for _, c := range p.implied {
+		named := false
+		for _, o := range p.in.Only {
+			named = named || o.Facet == c.Facet
+		}
+		for _, o := range append(append([]Clause(nil), p.in.Exclude...), p.in.Avoid...) {
+			named = named || (o.Facet == c.Facet && o.key == c.key)
+		}
+		if !named {
+			p.in.Prefer = append(p.in.Prefer, c)
 		}
 	}
 }

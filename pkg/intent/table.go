@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Table is the per-domain knowledge the interpreter needs besides the
@@ -13,17 +14,22 @@ import (
 //
 //	{"aliases": {"platform": {"PS4": ["PlayStation 4"], "Xbox": ["Xbox", "Xbox 360", "Xbox One"]}},
 //	 "filler": ["game", "games", "title"],
+//	 "implies": {"games": {"facet": "kind", "value": "game"}},
 //	 "title_facets": ["series"]}
 //
 // Aliases map what users type to one or more values of a facet; an alias
 // naming several values stands for the family (any of them). Filler words are
 // the domain's words that name the kind of thing recommended ("games") and
-// carry no constraint. A title facet is one whose values are also read from
+// carry no constraint. Implies gives a filler word the facet value it
+// suggests when the instruction uses it outside a negation: "PS2 games"
+// prefers items of kind "game" to the console and its cables, as a soft
+// preference, never a filter, and "no Halo games" implies nothing. A title facet is one whose values are also read from
 // titles: an item meets "series Halo" when its series is Halo or its title
 // holds the phrase (a series derived from titles misses "Halo Wars").
 type Table struct {
 	Aliases     map[string]map[string][]string `json:"aliases,omitempty"`
 	Filler      []string                       `json:"filler,omitempty"`
+	Implies     map[string]Entity              `json:"implies,omitempty"`
 	TitleFacets []string                       `json:"title_facets,omitempty"`
 }
 
@@ -73,6 +79,14 @@ func (t *Table) Check() error {
 					return fmt.Errorf("%w: aliases.%s.%s: value %q is empty or longer than %d bytes", ErrTable, facet, alias, v, maxAliasBytes)
 				}
 			}
+		}
+	}
+	for w, e := range t.Implies {
+		switch {
+		case len(phraseKey(w)) == 0 || len(w) > maxAliasBytes || strings.Contains(phraseKey(w), " "):
+			return fmt.Errorf("%w: implies: %q is not one word", ErrTable, w)
+		case e.Facet == "" || e.Facet == "title" || len(phraseKey(e.Value)) == 0 || len(e.Value) > maxAliasBytes:
+			return fmt.Errorf("%w: implies.%s: wants a facet (not title) and a value", ErrTable, w)
 		}
 	}
 	for i, f := range t.Filler {

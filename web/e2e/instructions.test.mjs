@@ -163,13 +163,15 @@ test('held-out cases typed into the page meet their instruction', async () => {
 });
 
 test('chips can be removed; unknown words and "nothing matches" are said plainly', async () => {
+  // "games" outside the negation implies a preference for games (the
+  // games table's "implies"): a chip like the others.
   await instruct('PS4 games, no Call of Duty');
-  assert.deepEqual(await chips(), ['only: PlayStation 4', 'not: Call of Duty']);
+  assert.deepEqual(await chips(), ['only: PlayStation 4', 'not: Call of Duty', 'prefer: game']);
   const n = await page.evaluate(() => window.recmem.timings.length);
   await page.click('#understood .chip[data-kind="exclude"] .chip-x');
   await page.waitForFunction((k) => window.recmem.timings.length > k, n, { timeout: T });
-  assert.equal(await page.inputValue('#instruction'), 'only PlayStation 4');
-  assert.deepEqual(await chips(), ['only: PlayStation 4']);
+  assert.equal(await page.inputValue('#instruction'), 'only PlayStation 4. preferably game');
+  assert.deepEqual(await chips(), ['only: PlayStation 4', 'prefer: game']);
   const list = await shown();
   assert.ok(list.every((it) => it.platform === 'PlayStation 4'));
 
