@@ -23,24 +23,9 @@ func Words(s string) []string {
 			continue
 		}
 		// A word starts here (or an invalid byte, which the scan skips).
-		start, lower := i, true
-		for i < len(s) {
-			c := s[i]
-			if c < utf8.RuneSelf {
-				if !asciiWord(c) {
-					break
-				}
-				lower = lower && (c < 'A' || c > 'Z')
-				i++
-				continue
-			}
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if (r == utf8.RuneError && size <= 1) || !wordRune(r) {
-				break
-			}
-			lower = false // non-ASCII letters take the general path
-			i += size
-		}
+		start := i
+		end, lower := wordEnd(s, i)
+		i = end
 		if i == start { // an invalid byte or a non-ASCII separator
 			_, size := utf8.DecodeRuneInString(s[i:])
 			i += size
@@ -53,6 +38,31 @@ func Words(s string) []string {
 		out = append(out, lowerWord(s[start:i]))
 	}
 	return out
+}
+
+// wordEnd returns the end of the word that starts at s[i] (i itself when
+// s[i] is an invalid byte or a non-ASCII separator) and whether the word is
+// lowercase ASCII already (non-ASCII letters take the general path).
+func wordEnd(s string, i int) (int, bool) {
+	lower := true
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if !asciiWord(c) {
+				break
+			}
+			lower = lower && (c < 'A' || c > 'Z')
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size <= 1) || !wordRune(r) {
+			break
+		}
+		lower = false
+		i += size
+	}
+	return i, lower
 }
 
 // asciiWord reports whether an ASCII byte belongs to a word.
@@ -183,24 +193,9 @@ func Pieces(s string, f func(piece, word string)) {
 			i++
 			continue
 		}
-		start, lower := i, true
-		for i < len(s) {
-			c := s[i]
-			if c < utf8.RuneSelf {
-				if !asciiWord(c) {
-					break
-				}
-				lower = lower && (c < 'A' || c > 'Z')
-				i++
-				continue
-			}
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if (r == utf8.RuneError && size <= 1) || !wordRune(r) {
-				break
-			}
-			lower = false
-			i += size
-		}
+		start := i
+		end, lower := wordEnd(s, i)
+		i = end
 		if i == start {
 			_, size := utf8.DecodeRuneInString(s[i:])
 			f(s[i:i+size], "")
