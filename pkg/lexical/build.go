@@ -68,19 +68,7 @@ func Build(cfg Config, terms []string, n int, doc func(k int, emit func(ids []in
 	for k = range n {
 		doc(k, fillRun)
 	}
-	ix.postings = make(map[string][]posting, distinct)
-	for t, s := range start[:len(terms)] {
-		if e := start[t+1]; e > s {
-			// Capped: a later Add that grows the list copies it out of the block.
-			ix.postings[terms[t]] = block[s:e:e]
-		}
-	}
-	for _, l := range ix.lengths {
-		if l > 0 {
-			ix.docs++
-			ix.total += int(l)
-		}
-	}
+	ix.finish(terms, start, block, distinct)
 	return ix, nil
 }
 
@@ -140,6 +128,14 @@ func BuildFlat(cfg Config, terms []string, ids []int32, end []int32) (*Index, er
 		}
 		start = e
 	}
+	ix.finish(terms, first, block, distinct)
+	return ix, nil
+}
+
+// finish hands each term its postings, block[first[t]:first[t+1]] (capped:
+// a later Add that grows a list copies it out of the block), and counts the
+// documents and their total length.
+func (ix *Index) finish(terms []string, first []int32, block []posting, distinct int) {
 	ix.postings = make(map[string][]posting, distinct)
 	for t, s := range first[:len(terms)] {
 		if e := first[t+1]; e > s {
@@ -152,5 +148,4 @@ func BuildFlat(cfg Config, terms []string, ids []int32, end []int32) (*Index, er
 			ix.total += int(l)
 		}
 	}
-	return ix, nil
 }
