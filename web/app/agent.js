@@ -41,7 +41,7 @@ export async function initAgent(app) {
     const unit = { id: `chat-${date}-${Date.now().toString(36)}-${n}`, session: `chat-${date}`, speaker: $('#turn-speaker').value.trim() || USER, text, kind: 'turn', user: USER };
     if (date) { unit.date = date; unit.time = date; }
     act('add turn', async () => {
-      await app.engine.call('add_units', { units: [unit] });
+      await app.engine.addUnits([unit]);
       $('#turn-text').value = '';
     });
   });
@@ -60,7 +60,7 @@ export async function initAgent(app) {
     clearError();
     const units = parsed.units.map((u) => ({ ...u, user: USER }));
     await act('import dialogue', async () => {
-      await app.engine.call('add_units', { units });
+      await app.engine.addUnits(units);
       const q = parsed.questions[0];
       if (q) {
         $('#question').value = q.question;
@@ -70,7 +70,7 @@ export async function initAgent(app) {
     });
   });
 
-  $('#purge-units').addEventListener('click', () => act('purge units', () => app.engine.call('purge', { user: USER })));
+  $('#purge-units').addEventListener('click', () => act('purge units', () => app.engine.purge({ user: USER })));
 
   $('#ask-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -80,7 +80,7 @@ export async function initAgent(app) {
     act('select slate', async () => {
       // The question's date (optional) lets the ranker read temporal cues.
       const date = $('#ask-date').value;
-      const out = await app.engine.call('select_slate', date ? { query, budget, date } : { query, budget });
+      const out = await app.engine.selectSlate(date ? { query, budget, date } : { query, budget });
       renderSlate(out);
     });
   });
@@ -95,7 +95,7 @@ function renderUnits(app, doc) {
   const last = units.slice(-200).reverse();
   fill($('#units'), units.length ? last.map((u) => h('li', { dataset: { unit: u.id } },
     h('span', { class: 'meta' }, `${u.date ?? u.time ?? ''} · ${u.session} · `), h('b', {}, u.speaker ?? ''), u.speaker ? ': ' : '', u.text,
-    app.engine.has('delete_units') ? [' ', h('button', { class: 'link', onclick: () => act('delete unit', () => app.engine.call('delete_units', { ids: [u.id] })) }, 'delete')] : ''))
+    app.engine.has('delete_units') ? [' ', h('button', { class: 'link', onclick: () => act('delete unit', () => app.engine.deleteUnits([u.id])) }, 'delete')] : ''))
     : h('li', { class: 'muted' }, 'No units yet: add a chat turn or import a dialogue file.'));
 }
 
