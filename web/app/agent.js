@@ -18,6 +18,7 @@ function unitsOf(doc) {
   return [];
 }
 
+/** @param {import('./core.js').App} app */
 export async function initAgent(app) {
   const can = (name) => app.engine.has(name);
   if (!can('add_units')) {
@@ -88,6 +89,7 @@ export async function initAgent(app) {
   app.listeners.add((doc) => renderUnits(app, doc));
 }
 
+/** @param {import('./core.js').App} app */
 function renderUnits(app, doc) {
   const units = unitsOf(doc);
   const sessions = new Set(units.map((u) => u.session));

@@ -26,6 +26,7 @@ export function metaOf(it) {
   return m;
 }
 
+/** @param {import('./core.js').App} app */
 export async function initGames(app) {
   try {
     const res = await fetch('catalog/games-demo.json');
@@ -153,6 +154,7 @@ function itemRow(app, it, acted) {
 
 // ----- module calls -----
 
+/** @param {import('./core.js').App} app */
 async function record(app, it, action, rating, clientId) {
   const sig = { user: USER, item: it.id, action, meta: metaOf(it), time: clock.now(), client_id: clientId };
   if (action === 'rate') sig.rating = rating;
@@ -161,12 +163,14 @@ async function record(app, it, action, rating, clientId) {
   return app.engine.record([sig], { maintain: $('#use-planner').checked ? 'planner' : 'fixed' });
 }
 
+/** @param {import('./core.js').App} app */
 async function maintain(app) {
   const planner = $('#use-planner').checked;
   // Asked for by the user: the fixed scheduler runs even below B pending.
   return app.engine.maintain(planner ? { scheduler: 'planner', now: clock.now() } : { scheduler: 'fixed', force: true, now: clock.now() });
 }
 
+/** @param {import('./core.js').App} app */
 export async function editChunk(app, chunk, text, strength) {
   const op = { op: 'edit', chunk: chunk.id };
   if (text !== chunk.text) op.text = text;
@@ -174,6 +178,7 @@ export async function editChunk(app, chunk, text, strength) {
   return app.engine.applyOps([op], { now: clock.now() });
 }
 
+/** @param {import('./core.js').App} app */
 export async function deleteChunk(app, chunk) {
   return app.engine.applyOps([{ op: 'delete', chunk: chunk.id }], { now: clock.now() });
 }
@@ -210,6 +215,7 @@ async function fetchJSON(url) {
 // URL says ?catalog=demo (the tests do, so that they do not depend on it).
 const TRAINED = 'catalog/games-6k.catalog';
 
+/** @param {import('./core.js').App} app */
 async function loadRanker(app) {
   if (!app.engine.has('rank') || !app.engine.has('load_catalog')) return false;
   if (new URLSearchParams(location.search).get('catalog') !== 'demo') {
@@ -236,6 +242,7 @@ function candidates(app) {
 }
 
 let lastRanked = false;
+/** @param {import('./core.js').App} app */
 async function rankNow(app) {
   const cands = candidates(app);
   if (cands.length === 0) return { ranking: [] };
@@ -263,6 +270,7 @@ async function autoRank(app) {
 
 // avoidChunk keeps an exclusion as a standing preference: the memory's
 // journaled user op "avoid" (an "avoids" chunk).
+/** @param {import('./core.js').App} app */
 async function avoidChunk(app, c) {
   const category = c.facet === 'title' ? 'title' : c.facet;
   return app.engine.applyOps([{ op: 'avoid', category, key: c.facet === 'title' ? c.text : c.value }], { now: clock.now() });

@@ -103,6 +103,7 @@ function llmStatus(app) {
   $('#llm-status').textContent = msg;
 }
 
+/** @param {import('./core.js').App} app */
 export async function initSettings(app) {
   const s = app.settings ?? {};
   $('#llm-endpoint').value = s.llmEndpoint ?? '';
