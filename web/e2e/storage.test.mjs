@@ -58,7 +58,7 @@ test('the memory is saved in the binary form, deltas appended, and a reload rest
   await like();
   assert.deepEqual((await saved('state')).bytes.slice(0, 4), RMSB, 'a binary state');
   // Dialogue turns make a base that a like's change is small beside.
-  await page.evaluate(() => window.recmem.engine.call('add_units', { units: Array.from({ length: 200 }, (_, i) => ({ id: `D1:${i}`, session: '1', speaker: 'Ann', text: `turn ${i}: my pottery class moved to Thursdays` })) }));
+  await page.evaluate(() => window.recmem.engine.addUnits(Array.from({ length: 200 }, (_, i) => ({ id: `D1:${i}`, session: '1', speaker: 'Ann', text: `turn ${i}: my pottery class moved to Thursdays` }))));
   const first = await saved('state');
   assert.equal(first.kind, 'bytes');
   assert.deepEqual(first.bytes.slice(0, 4), RMSB, 'a binary state');
