@@ -932,7 +932,8 @@ export class RecmemPool {
 }
 
 export class Recmem {
-  static open(opts: OpenOptions): Promise<Recmem>;
+  /** called on a subclass (or as super.open in its static open), an instance of that subclass */
+  static open<T extends typeof Recmem>(this: T, opts: OpenOptions): Promise<InstanceType<T>>;
   call(name: string, input?: unknown, opts?: { text?: boolean }): Promise<any>;
   // BEGIN GENERATED methods
   /** the export names and the state document format this module writes (export exports) */

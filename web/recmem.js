@@ -98,6 +98,9 @@ export class Recmem {
   // optional synchronous function from an llm_complete request object to a
   // response object; llmSteps lists the steps that ask it. state restores a
   // saved memory; catalog (bytes or a catalog object) is loaded for rank.
+  // Called on a subclass of Recmem (Sub.open, or super.open in its own
+  // static open), it returns an instance of that subclass, whose
+  // constructor takes the plugin as Recmem's does.
   // sealKey (a string or bytes, at least 32 bytes) authenticates the state
   // documents this instance hands out and takes back, as the Go host's seal
   // does (docs/state-format.md): exportState returns the document sealed,
@@ -130,7 +133,8 @@ export class Recmem {
       },
     });
     poll.memory = (await plugin.getInstance()).exports.memory;
-    const rm = new Recmem(plugin);
+    // new this: a subclass's open (super.open) gets an instance of itself.
+    const rm = new this(plugin);
     rm.poll = poll;
     rm.seal = seal;
     if (state !== undefined && state !== null) await rm.importState(state);

@@ -18,6 +18,7 @@ function unitsOf(doc) {
   return [];
 }
 
+/** @param {import('./core.js').App} app */
 export async function initAgent(app) {
   const can = (name) => app.engine.has(name);
   if (!can('add_units')) {
@@ -41,7 +42,7 @@ export async function initAgent(app) {
     const unit = { id: `chat-${date}-${Date.now().toString(36)}-${n}`, session: `chat-${date}`, speaker: $('#turn-speaker').value.trim() || USER, text, kind: 'turn', user: USER };
     if (date) { unit.date = date; unit.time = date; }
     act('add turn', async () => {
-      await app.engine.call('add_units', { units: [unit] });
+      await app.engine.addUnits([unit]);
       $('#turn-text').value = '';
     });
   });
@@ -60,7 +61,7 @@ export async function initAgent(app) {
     clearError();
     const units = parsed.units.map((u) => ({ ...u, user: USER }));
     await act('import dialogue', async () => {
-      await app.engine.call('add_units', { units });
+      await app.engine.addUnits(units);
       const q = parsed.questions[0];
       if (q) {
         $('#question').value = q.question;
@@ -70,7 +71,7 @@ export async function initAgent(app) {
     });
   });
 
-  $('#purge-units').addEventListener('click', () => act('purge units', () => app.engine.call('purge', { user: USER })));
+  $('#purge-units').addEventListener('click', () => act('purge units', () => app.engine.purge({ user: USER })));
 
   $('#ask-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -80,7 +81,7 @@ export async function initAgent(app) {
     act('select slate', async () => {
       // The question's date (optional) lets the ranker read temporal cues.
       const date = $('#ask-date').value;
-      const out = await app.engine.call('select_slate', date ? { query, budget, date } : { query, budget });
+      const out = await app.engine.selectSlate(date ? { query, budget, date } : { query, budget });
       renderSlate(out);
     });
   });
@@ -88,6 +89,7 @@ export async function initAgent(app) {
   app.listeners.add((doc) => renderUnits(app, doc));
 }
 
+/** @param {import('./core.js').App} app */
 function renderUnits(app, doc) {
   const units = unitsOf(doc);
   const sessions = new Set(units.map((u) => u.session));
@@ -95,7 +97,7 @@ function renderUnits(app, doc) {
   const last = units.slice(-200).reverse();
   fill($('#units'), units.length ? last.map((u) => h('li', { dataset: { unit: u.id } },
     h('span', { class: 'meta' }, `${u.date ?? u.time ?? ''} · ${u.session} · `), h('b', {}, u.speaker ?? ''), u.speaker ? ': ' : '', u.text,
-    app.engine.has('delete_units') ? [' ', h('button', { class: 'link', onclick: () => act('delete unit', () => app.engine.call('delete_units', { ids: [u.id] })) }, 'delete')] : ''))
+    app.engine.has('delete_units') ? [' ', h('button', { class: 'link', onclick: () => act('delete unit', () => app.engine.deleteUnits([u.id])) }, 'delete')] : ''))
     : h('li', { class: 'muted' }, 'No units yet: add a chat turn or import a dialogue file.'));
 }
 

@@ -21,6 +21,7 @@ export const clock = {
 
 // app is shared by the views; window.recmem exposes it to tests.
 export const app = {
+  /** @type {import('./engine.js').Engine} the module, through recmem.js's typed methods */
   engine: null,
   doc: null, // the last exported state document, parsed
   timings: [], // {action, ms}
@@ -28,6 +29,9 @@ export const app = {
   loadMs: null,
 };
 window.recmem = app;
+// App is app's type: a view's app parameter declared @param {App} lets an
+// editor follow app.engine.rank(...) to recmem.js's rank.
+/** @typedef {typeof app} App */
 
 export function showError(msg) {
   const el = $('#error');

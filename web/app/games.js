@@ -26,6 +26,7 @@ export function metaOf(it) {
   return m;
 }
 
+/** @param {import('./core.js').App} app */
 export async function initGames(app) {
   try {
     const res = await fetch('catalog/games-demo.json');
@@ -47,7 +48,7 @@ export async function initGames(app) {
   });
   $('#more').addEventListener('click', () => { shown += PAGE; renderItems(app); });
   $('#maintain').addEventListener('click', () => act('maintain', () => maintain(app)));
-  $('#synthesize').addEventListener('click', () => act('rewrite profile', () => app.engine.call('apply_ops', { ops: [{ op: 'synthesize' }], now: clock.now() })));
+  $('#synthesize').addEventListener('click', () => act('rewrite profile', () => app.engine.applyOps([{ op: 'synthesize' }], { now: clock.now() })));
   $('#synthesize').disabled = !app.engine.has('apply_ops');
   $('#rank').addEventListener('click', () => act('rank', () => rank(app)));
   $('#instruction').addEventListener('keydown', (e) => {
@@ -153,29 +154,33 @@ function itemRow(app, it, acted) {
 
 // ----- module calls -----
 
+/** @param {import('./core.js').App} app */
 async function record(app, it, action, rating, clientId) {
   const sig = { user: USER, item: it.id, action, meta: metaOf(it), time: clock.now(), client_id: clientId };
   if (action === 'rate') sig.rating = rating;
   // The fixed scheduler maintains every B signals; "planner decides" lets the
   // heuristic planner choose when and what.
-  return app.engine.call('record', { signals: [sig], maintain: $('#use-planner').checked ? 'planner' : 'fixed' });
+  return app.engine.record([sig], { maintain: $('#use-planner').checked ? 'planner' : 'fixed' });
 }
 
+/** @param {import('./core.js').App} app */
 async function maintain(app) {
   const planner = $('#use-planner').checked;
   // Asked for by the user: the fixed scheduler runs even below B pending.
-  return app.engine.call('maintain', planner ? { scheduler: 'planner', now: clock.now() } : { scheduler: 'fixed', force: true, now: clock.now() });
+  return app.engine.maintain(planner ? { scheduler: 'planner', now: clock.now() } : { scheduler: 'fixed', force: true, now: clock.now() });
 }
 
+/** @param {import('./core.js').App} app */
 export async function editChunk(app, chunk, text, strength) {
   const op = { op: 'edit', chunk: chunk.id };
   if (text !== chunk.text) op.text = text;
   if (Number.isFinite(strength) && strength !== chunk.strength) op.strength = strength;
-  return app.engine.call('apply_ops', { ops: [op], now: clock.now() });
+  return app.engine.applyOps([op], { now: clock.now() });
 }
 
+/** @param {import('./core.js').App} app */
 export async function deleteChunk(app, chunk) {
-  return app.engine.call('apply_ops', { ops: [{ op: 'delete', chunk: chunk.id }], now: clock.now() });
+  return app.engine.applyOps([{ op: 'delete', chunk: chunk.id }], { now: clock.now() });
 }
 
 // rankerCatalog is the asset load_catalog takes, in its JSON form, built from
@@ -210,18 +215,19 @@ async function fetchJSON(url) {
 // URL says ?catalog=demo (the tests do, so that they do not depend on it).
 const TRAINED = 'catalog/games-6k.catalog';
 
+/** @param {import('./core.js').App} app */
 async function loadRanker(app) {
   if (!app.engine.has('rank') || !app.engine.has('load_catalog')) return false;
   if (new URLSearchParams(location.search).get('catalog') !== 'demo') {
     const res = await fetch(TRAINED).catch(() => null);
     if (res?.ok) {
-      const out = await app.engine.call('load_catalog', new Uint8Array(await res.arrayBuffer()));
+      const out = await app.engine.loadCatalog(new Uint8Array(await res.arrayBuffer()));
       app.rankerInfo = { ...out, source: 'trained on Games-6k' };
       return true;
     }
   }
   const [spec, table] = await Promise.all([fetchJSON('catalog/games-ranker.json'), fetchJSON('catalog/games-intent.json')]);
-  const out = await app.engine.call('load_catalog', rankerCatalog(catalog, spec, table));
+  const out = await app.engine.loadCatalog(rankerCatalog(catalog, spec, table));
   app.rankerInfo = { ...out, source: 'demo catalog, no collaborative factors' };
   return true;
 }
@@ -236,11 +242,12 @@ function candidates(app) {
 }
 
 let lastRanked = false;
+/** @param {import('./core.js').App} app */
 async function rankNow(app) {
   const cands = candidates(app);
   if (cands.length === 0) return { ranking: [] };
   // 30 ranked, so that 10 remain once editions of one game are collapsed.
-  return app.engine.call('rank', { candidates: cands, instruction: $('#instruction').value.trim(), k: 30 });
+  return app.engine.rank(cands, { instruction: $('#instruction').value.trim(), k: 30 });
 }
 
 async function rank(app) {
@@ -263,9 +270,10 @@ async function autoRank(app) {
 
 // avoidChunk keeps an exclusion as a standing preference: the memory's
 // journaled user op "avoid" (an "avoids" chunk).
+/** @param {import('./core.js').App} app */
 async function avoidChunk(app, c) {
   const category = c.facet === 'title' ? 'title' : c.facet;
-  return app.engine.call('apply_ops', { ops: [{ op: 'avoid', category, key: c.facet === 'title' ? c.text : c.value }], now: clock.now() });
+  return app.engine.applyOps([{ op: 'avoid', category, key: c.facet === 'title' ? c.text : c.value }], { now: clock.now() });
 }
 
 function avoided(app, c) {

@@ -103,6 +103,7 @@ function llmStatus(app) {
   $('#llm-status').textContent = msg;
 }
 
+/** @param {import('./core.js').App} app */
 export async function initSettings(app) {
   const s = app.settings ?? {};
   $('#llm-endpoint').value = s.llmEndpoint ?? '';
@@ -111,7 +112,7 @@ export async function initSettings(app) {
   $('#llm-steps').value = s.llmSteps || DEFAULT_STEPS;
   llmStatus(app);
   showUsage();
-  const exps = [...app.engine.exports].filter((n) => !n.startsWith('_')).sort();
+  const exps = [...app.engine.available].filter((n) => !n.startsWith('_')).sort();
   $('#build-info').textContent = `Module exports: ${exps.join(', ')}. Imports llm_complete: ${app.engine.importsHost('llm_complete') ? 'yes' : 'no'}.`;
 
   $('#llm-form').addEventListener('submit', async (e) => {
@@ -168,7 +169,7 @@ export async function initSettings(app) {
     try {
       // The module validates the state; on any error it keeps the memory
       // it had, and so does the page.
-      await app.engine.call('import_state', state);
+      await app.engine.importState(state);
     } catch (err) {
       showError(`Import of ${file.name} failed: ${inWords(err.message)}. Your memory is unchanged.`);
       $('#data-meta').textContent = '';
@@ -187,7 +188,7 @@ export async function initSettings(app) {
     dlg.onclose = () => {
       if (dlg.returnValue !== 'forget') return;
       act('forget me', async () => {
-        await app.engine.call('reset', {}, { save: false });
+        await app.engine.unsaved(() => app.engine.reset());
         await store.clear();
         app.settings = {};
         for (const id of ['#llm-endpoint', '#llm-model', '#llm-key']) $(id).value = '';

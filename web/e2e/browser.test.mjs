@@ -162,7 +162,7 @@ test('the page loads the module and becomes interactive', async () => {
   const loadMs = await page.evaluate(() => window.recmem.loadMs);
   note('first load (navigation start to interactive)', loadMs);
   console.log(`browser first load to interactive: ${loadMs.toFixed(0)} ms in the page (${wall} ms from goto)`);
-  exportsList = await page.evaluate(() => [...window.recmem.engine.exports]);
+  exportsList = await page.evaluate(() => [...window.recmem.engine.available]);
   assert.ok(exportsList.includes('export_state'), `exports: ${exportsList}`);
   assert.equal(await page.locator('#error').isHidden(), true, await page.locator('#error').textContent());
   assert.ok(await page.locator('#items li[data-item]').count() >= 20, 'catalog rows');

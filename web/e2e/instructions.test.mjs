@@ -218,7 +218,7 @@ test('ranking 1,000 candidates with an instruction in the page (timed, reported)
     const out = [];
     for (let i = 0; i < 7; i++) {
       const t0 = performance.now();
-      await window.recmem.engine.call('rank', { candidates: ids, instruction: 'PS4 or Xbox One, no Call of Duty and no accessories', k: 30 });
+      await window.recmem.engine.rank(ids, { instruction: 'PS4 or Xbox One, no Call of Duty and no accessories', k: 30 });
       out.push(performance.now() - t0);
     }
     return out.sort((a, b) => a - b);

@@ -40,7 +40,7 @@ test('a double-click on Like and a triple-click on Dislike record one event each
 });
 
 test('the Edit dialog closes on Cancel even when its input is invalid', async () => {
-  await page.evaluate(() => window.recmem.engine.call('apply_ops', { ops: [{ op: 'extract', category: 'genre', text: 'Enjoys puzzles', strength: 0.8 }], now: 1717300000 }));
+  await page.evaluate(() => window.recmem.engine.applyOps([{ op: 'extract', category: 'genre', text: 'Enjoys puzzles', strength: 0.8 }], { now: 1717300000 }));
   await page.reload(); // the call saved the state; the page shows it after a reload
   await page.waitForSelector('body[data-ready="true"]');
   const row = page.locator('#chunks li[data-chunk]').first();

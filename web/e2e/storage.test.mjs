@@ -58,7 +58,7 @@ test('the memory is saved in the binary form, deltas appended, and a reload rest
   await like();
   assert.deepEqual((await saved('state')).bytes.slice(0, 4), RMSB, 'a binary state');
   // Dialogue turns make a base that a like's change is small beside.
-  await page.evaluate(() => window.recmem.engine.call('add_units', { units: Array.from({ length: 200 }, (_, i) => ({ id: `D1:${i}`, session: '1', speaker: 'Ann', text: `turn ${i}: my pottery class moved to Thursdays` })) }));
+  await page.evaluate(() => window.recmem.engine.addUnits(Array.from({ length: 200 }, (_, i) => ({ id: `D1:${i}`, session: '1', speaker: 'Ann', text: `turn ${i}: my pottery class moved to Thursdays` }))));
   const first = await saved('state');
   assert.equal(first.kind, 'bytes');
   assert.deepEqual(first.bytes.slice(0, 4), RMSB, 'a binary state');
@@ -72,6 +72,72 @@ test('the memory is saved in the binary form, deltas appended, and a reload rest
   assert.equal(await stateText(), before, 'the same memory after a reload');
   assert.match(await page.locator('#status').textContent(), /memory restored from this browser \(\d+ ms\)/);
   assert.equal(await page.locator('#error').isVisible(), false);
+});
+
+// The page calls the module through recmem.js's typed methods on its
+// Engine (engine.js), which keeps what the page needs around each export.
+test('the typed methods run in order, save after a change and only then, and refuse an export the module lacks', async () => {
+  const len = async () => (await saved('state')).bytes.length;
+  const n0 = await len();
+  const out = await page.evaluate(async () => {
+    const e = window.recmem.engine;
+    const { NotAvailable } = await import('/app/engine.js');
+    const seen = [];
+    const unit = (id, text) => ({ id, session: 'q', speaker: 'Ann', text });
+    // Started together, they finish in the order they were made.
+    const calls = [
+      e.addUnits([unit('Q:1', 'the kiln is fired on Fridays')]).then(() => seen.push('add')),
+      e.memory().then(() => seen.push('memory')),
+      e.selectSlate({ query: 'kiln', budget: 50 }).then((r) => seen.push(`slate holds Q:1: ${r.units.some((u) => u.id === 'Q:1')}`)),
+      e.deleteUnits(['Q:1']).then(() => seen.push('delete')),
+    ];
+    await Promise.all(calls);
+    let missing;
+    e.available.delete('plan');
+    try { await e.plan(); } catch (err) { missing = { name: err.name, isNotAvailable: err instanceof NotAvailable, message: err.message }; }
+    e.available.add('plan');
+    let bad;
+    try { await e.addUnits([{ id: 'Q:2' }]); } catch (err) { bad = { name: err.name, message: err.message }; }
+    return { seen, missing, bad, planAfter: (await e.plan()).decision };
+  });
+  assert.deepEqual(out.seen, ['add', 'memory', 'slate holds Q:1: true', 'delete'], 'in the order made: the slate sees the unit added before it, not yet deleted');
+  assert.deepEqual(out.missing, { name: 'NotAvailable', isNotAvailable: true, message: 'plan is not available in this build of the module' });
+  assert.equal(out.bad.name, 'RecmemError');
+  assert.match(out.bad.message, /input\.units\[0\]\.session/, `the module names the field at fault: ${out.bad.message}`);
+  assert.match(out.planAfter, /^(maintain|wait)$/, 'the queue goes on after an error');
+  // Saved after each change: the add and the delete appended segments.
+  const n1 = await len();
+  assert.ok(n1 > n0, `saved after the changes (${n0} -> ${n1} bytes)`);
+  // Read-only calls save nothing: not even the binary export a save starts
+  // with (counted on Recmem's exportState, which Engine's save calls).
+  const exports = await page.evaluate(async () => {
+    const { Recmem } = await import('/recmem.js');
+    const e = window.recmem.engine;
+    const orig = Recmem.prototype.exportState;
+    const counts = { binary: 0 };
+    Recmem.prototype.exportState = function (o) { if (o?.format === 'binary') counts.binary++; return orig.call(this, o); };
+    try {
+      await e.memory(); await e.selectSlate({ query: 'kiln', budget: 50 }); await e.exportState(); await e.plan();
+      counts.readOnly = counts.binary;
+      await e.addUnits([{ id: 'Q:4', session: 'q', speaker: 'Ann', text: 'celadon' }]);
+      counts.afterChange = counts.binary;
+    } finally {
+      Recmem.prototype.exportState = orig;
+    }
+    return counts;
+  });
+  assert.deepEqual(exports, { binary: 1, readOnly: 0, afterChange: 1 }, 'a save after the change, none after the read-only calls');
+  const n1b = await len();
+  assert.ok(n1b > n1, 'the change was saved');
+  // unsaved: the change is not saved until a save.
+  await page.evaluate(() => window.recmem.engine.unsaved(() => window.recmem.engine.addUnits([{ id: 'Q:3', session: 'q', speaker: 'Ann', text: 'glaze' }])));
+  assert.equal(await len(), n1b, 'no save inside unsaved');
+  await page.evaluate(() => window.recmem.engine.save());
+  assert.ok(await len() > n1b, 'save writes it');
+  const before = await stateText();
+  await reload();
+  assert.equal(await stateText(), before, 'the reload restores what was saved');
+  await page.evaluate(() => window.recmem.engine.deleteUnits(['Q:3', 'Q:4']));
 });
 
 test('Export downloads the JSON document; a binary state file imports too', async () => {
