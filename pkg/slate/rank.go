@@ -1,5 +1,7 @@
 package slate
 
+import "github.com/recmem/recmem/pkg/topk"
+
 // rankDepth is how deep a ranked list goes: the fused lists and the rank
 // features see the rankDepth best units of each list (or the pool size when
 // larger), and a unit below that is unranked in it (no fusion term, rank
@@ -37,10 +39,10 @@ func rankOrder(score []float64, subset []int32, k int) []int32 {
 		}
 	}
 	if k < len(xs) {
-		selectScored(xs, k)
+		topk.Select(xs, k, before)
 		xs = xs[:k]
 	}
-	sortScored(xs)
+	topk.Sort(xs, before)
 	out := make([]int32, len(xs))
 	for i, x := range xs {
 		out[i] = x.pos
