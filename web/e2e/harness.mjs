@@ -21,9 +21,10 @@ export const T = 30_000;
 // openPage starts the server and a browser on a fresh profile, opens the
 // page at `${base}${query}` and waits until it is ready. It returns what
 // the test needs and close(), which stops both and removes the profile.
-// Page errors are collected in pageErrors.
-export async function openPage({ query = `?now=${NOW}&catalog=demo#recs`, acceptDownloads = false } = {}) {
+// Page errors are collected in pageErrors; viewport is the window's size.
+export async function openPage({ query = `?now=${NOW}&catalog=demo#recs`, acceptDownloads = false, viewport = { width: 1400, height: 900 } } = {}) {
   assert.ok(existsSync(chromiumPath), `${chromiumPath} is missing`);
+  assert.ok(existsSync(recmem), `${recmem} is missing: run ./build.sh first`);
   const server = spawn(recmem, ['serve', '--addr', '127.0.0.1:0', '--web', path.join(root, 'web'), '--wasm', wasm], { stdio: ['ignore', 'pipe', 'inherit'] });
   let context;
   let userData;
@@ -45,7 +46,7 @@ export async function openPage({ query = `?now=${NOW}&catalog=demo#recs`, accept
     });
     userData = mkdtempSync(path.join(tmpdir(), 'recmem-chromium-'));
     context = await chromium.launchPersistentContext(userData, {
-      executablePath: chromiumPath, headless: true, viewport: { width: 1400, height: 900 }, acceptDownloads,
+      executablePath: chromiumPath, headless: true, viewport, acceptDownloads,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-dev-shm-usage'],
     });
     const page = context.pages()[0] ?? await context.newPage();

@@ -10,71 +10,22 @@
 //   (cd web && node --test e2e/instructions.test.mjs)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, mkdirSync, readFileSync, readdirSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { openPage, root } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const results = path.join(root, 'web/test-results');
-const chromiumPath = process.env.RECMEM_CHROMIUM || '/usr/bin/chromium';
-const recmem = process.env.RECMEM_BIN || path.join(root, 'bin/recmem');
-const wasm = process.env.RECMEM_WASM || path.join(root, 'out/plugin.wasm');
-const NOW = 1717236000;
 const T = 20_000;
 
-let server;
-let context;
 let page;
-let userData;
-let base;
-const pageErrors = [];
-
-function startServer() {
-  return new Promise((resolve, reject) => {
-    const p = spawn(recmem, ['serve', '--addr', '127.0.0.1:0', '--web', path.join(root, 'web'), '--wasm', wasm], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`recmem serve printed no URL in ${T} ms: ${out}${err}`)), T);
-    p.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
-      if (m) { clearTimeout(timer); resolve({ proc: p, url: m[0] }); }
-    });
-    p.stderr.on('data', (d) => { err += d; });
-    p.on('exit', (code) => { clearTimeout(timer); reject(new Error(`recmem serve exited with ${code}: ${err}`)); });
-  });
-}
+let pageErrors;
+let close;
 
 before(async () => {
-  assert.ok(existsSync(chromiumPath), `${chromiumPath} is missing`);
-  assert.ok(existsSync(recmem), 'bin/recmem is missing: run ./build.sh first');
-  const s = await startServer();
-  server = s.proc;
-  base = s.url;
-  userData = mkdtempSync(path.join(tmpdir(), 'recmem-chromium-'));
-  context = await chromium.launchPersistentContext(userData, {
-    executablePath: chromiumPath, headless: true, viewport: { width: 1400, height: 1000 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--no-first-run', '--disable-sync', '--disable-dev-shm-usage'],
-  });
-  page = context.pages()[0] ?? await context.newPage();
-  page.setDefaultTimeout(T);
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  await page.goto(`${base}?now=${NOW}&catalog=demo#recs`);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: T });
+  ({ page, pageErrors, close } = await openPage({ viewport: { width: 1400, height: 1000 } }));
 });
 
-after(async () => {
-  await context?.close();
-  if (server) {
-    server.kill('SIGINT');
-    await new Promise((r) => { server.once('exit', r); setTimeout(r, 5000); });
-  }
-  if (userData) rmSync(userData, { recursive: true, force: true });
-});
+after(async () => { await close?.(); });
 
 // instruct types an instruction into the box, presses Enter as a user would,
 // and returns the shown list as catalog items.
