@@ -1,6 +1,10 @@
 package intent
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/recmem/recmem/pkg/text"
+)
 
 // The grammar of cues: English words that open, close or change the scope of
 // what follows. They are language, not domain: every catalog shares them
@@ -59,15 +63,15 @@ var (
 func init() {
 	for _, c := range cueList {
 		for _, p := range strings.Split(c.phrases, "|") {
-			k := phraseKey(p)
+			k := text.Key(p)
 			cues[k] = c.kind
 			maxCue = max(maxCue, len(strings.Fields(k)))
 		}
 	}
 	for _, w := range strings.Fields(stopwordList) {
-		stopwords[normWord(w)] = true
+		stopwords[text.Norm(w)] = true
 	}
 	for _, w := range strings.Fields(vagueList) {
-		vague[normWord(w)] = true
+		vague[text.Norm(w)] = true
 	}
 }

@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"github.com/recmem/recmem/pkg/text"
 	"hash/fnv"
 	"slices"
 	"strings"
@@ -65,7 +66,7 @@ func NewLinker(names []string, meta [][]string, t *Table) *Linker {
 		l.table = *t
 	}
 	for _, f := range l.table.Filler {
-		l.filler[phraseKey(f)] = true
+		l.filler[text.Key(f)] = true
 	}
 	for _, f := range l.table.TitleFacets {
 		l.titleFace[f] = true
@@ -81,7 +82,7 @@ func NewLinker(names []string, meta [][]string, t *Table) *Linker {
 	for _, facet := range sortedKeys(l.table.Aliases) {
 		m := l.table.Aliases[facet]
 		for _, alias := range sortedKeys(m) {
-			k := phraseKey(alias)
+			k := text.Key(alias)
 			for _, v := range m[alias] {
 				l.addPhrase(k, Entity{Facet: facet, Value: v})
 			}
@@ -92,7 +93,7 @@ func NewLinker(names []string, meta [][]string, t *Table) *Linker {
 		l.items[i] = l.item(m, nil)
 		l.addValues(names, m)
 		if l.titles >= 0 && l.titles < len(m) {
-			l.addGrams(words(m[l.titles]))
+			l.addGrams(text.AnalyzedWords(m[l.titles]))
 		}
 	}
 	l.keepImplies()
@@ -105,13 +106,13 @@ func (l *Linker) keepImplies() {
 	for _, w := range sortedKeys(l.table.Implies) {
 		e := l.table.Implies[w]
 		e.Value = strings.TrimSpace(e.Value)
-		for _, have := range l.phrases[phraseKey(e.Value)] {
+		for _, have := range l.phrases[text.Key(e.Value)] {
 			if have == e && l.facets[e.Facet] > 0 {
 				if l.implies == nil {
 					l.implies = map[string]Entity{}
 				}
-				l.implies[phraseKey(w)] = e
-				l.filler[phraseKey(w)] = true
+				l.implies[text.Key(w)] = e
+				l.filler[text.Key(w)] = true
 			}
 		}
 	}
@@ -131,7 +132,7 @@ func (l *Linker) addValues(names []string, m []string) {
 		if k >= len(names) || k == l.titles || v == "" {
 			continue
 		}
-		key := phraseKey(v)
+		key := text.Key(v)
 		if key == "" {
 			continue
 		}
@@ -180,18 +181,18 @@ func (l *Linker) item(m []string, extra map[string][]string) Item {
 			title = append(title, v)
 			continue
 		}
-		it.facets[l.names[k]] = append(it.facets[l.names[k]], phraseKey(v))
+		it.facets[l.names[k]] = append(it.facets[l.names[k]], text.Key(v))
 	}
 	for _, f := range sortedKeys(extra) {
 		for _, v := range extra[f] {
 			if f == "title" {
 				title = append(title, v)
 			} else {
-				it.facets[f] = append(it.facets[f], phraseKey(v))
+				it.facets[f] = append(it.facets[f], text.Key(v))
 			}
 		}
 	}
-	it.title = " " + phraseKey(strings.Join(title, " . ")) + " "
+	it.title = " " + text.Key(strings.Join(title, " . ")) + " "
 	return it
 }
 
@@ -216,9 +217,9 @@ func (l *Linker) ItemWith(i int, extra map[string][]string) Item {
 	for _, f := range sortedKeys(extra) {
 		for _, v := range extra[f] {
 			if f == "title" {
-				out.title += phraseKey(v) + " "
+				out.title += text.Key(v) + " "
 			} else {
-				out.facets[f] = append(out.facets[f], phraseKey(v))
+				out.facets[f] = append(out.facets[f], text.Key(v))
 			}
 		}
 	}
@@ -241,7 +242,7 @@ func NewExtra(metas []map[string][]string) *Extra {
 	for _, m := range metas {
 		for _, f := range sortedKeys(m) {
 			for _, v := range m[f] {
-				key := phraseKey(v)
+				key := text.Key(v)
 				if key == "" {
 					continue
 				}
@@ -308,7 +309,7 @@ func (l *Linker) inTitles(ws []string, x *Extra) bool {
 func (l *Linker) Meets(c Clause, it *Item) bool {
 	key := c.key
 	if key == "" {
-		key = phraseKey(c.Value)
+		key = text.Key(c.Value)
 	}
 	if c.Facet != "title" {
 		if slices.Contains(it.facets[c.Facet], key) {

@@ -2,6 +2,7 @@ package intent
 
 import (
 	"fmt"
+	"github.com/recmem/recmem/pkg/text"
 	"strings"
 )
 
@@ -26,7 +27,7 @@ const (
 type parser struct {
 	l    *Linker
 	x    *Extra
-	toks []token
+	toks []text.Token
 	in   Intent
 	mode scope
 	// cue is the words of the cue that opened the current scope, and
@@ -51,8 +52,8 @@ type parser struct {
 // vocabulary x of the request's own candidate metadata (nil for none).
 // Deterministic; O(words · longest phrase) map lookups: about 10 µs for a
 // sentence (BenchmarkParse).
-func (l *Linker) Parse(text string, x *Extra) Intent {
-	p := &parser{l: l, x: x, toks: tokenize(text)}
+func (l *Linker) Parse(instruction string, x *Extra) Intent {
+	p := &parser{l: l, x: x, toks: text.Analyze(instruction)}
 	p.in = Intent{Only: []Clause{}, Exclude: []Clause{}, Prefer: []Clause{}, Avoid: []Clause{},
 		Unknown: []string{}, Conflicts: []string{}, Notes: []string{}}
 	p.run()
@@ -60,12 +61,12 @@ func (l *Linker) Parse(text string, x *Extra) Intent {
 	return p.in
 }
 
-func (p *parser) isWord(i int) bool { return i < len(p.toks) && p.toks[i].mark == 0 }
+func (p *parser) isWord(i int) bool { return i < len(p.toks) && p.toks[i].Mark == 0 }
 
 // skippable reports whether word i carries no constraint (a stopword or the
 // domain's filler).
 func (p *parser) skippable(i int) bool {
-	w := p.toks[i].norm
+	w := p.toks[i].Norm
 	return stopwords[w] || p.l.filler[w]
 }
 
@@ -73,7 +74,7 @@ func (p *parser) run() {
 	n := len(p.toks)
 	words := 0
 	for _, t := range p.toks {
-		if t.mark == 0 {
+		if t.Mark == 0 {
 			words++
 		}
 	}
@@ -83,7 +84,7 @@ func (p *parser) run() {
 	}
 	for i := 0; i < n; {
 		t := p.toks[i]
-		switch t.mark {
+		switch t.Mark {
 		case '.':
 			p.closeScope()
 			if len(p.plain) > 0 {
@@ -165,7 +166,7 @@ func (p *parser) closeScope() {
 func (p *parser) span(i, k int) string {
 	ws := make([]string, 0, k)
 	for _, t := range p.toks[i : i+k] {
-		ws = append(ws, t.orig)
+		ws = append(ws, t.Orig)
 	}
 	return strings.Join(ws, " ")
 }
@@ -183,7 +184,7 @@ func (p *parser) cueAt(i int) (int, cueKind) {
 				ok = false
 				break
 			}
-			ws[j] = p.toks[i+j].norm
+			ws[j] = p.toks[i+j].Norm
 		}
 		if !ok {
 			continue
@@ -267,7 +268,7 @@ func (p *parser) listGoesOn(i int) bool {
 	if p.entityLen(i) > 0 {
 		return true
 	}
-	if p.isWord(i) && articles[p.toks[i].norm] {
+	if p.isWord(i) && articles[p.toks[i].Norm] {
 		return p.entityLen(i+1) > 0
 	}
 	return false
@@ -313,8 +314,8 @@ func (p *parser) entity(i, minLen int) (int, []Entity) {
 		maxLen = max(maxLen, p.x.max)
 	}
 	ws := make([]string, 0, maxLen)
-	for j := i; j < len(p.toks) && len(ws) < maxLen && p.toks[j].mark == 0; j++ {
-		ws = append(ws, p.toks[j].norm)
+	for j := i; j < len(p.toks) && len(ws) < maxLen && p.toks[j].Mark == 0; j++ {
+		ws = append(ws, p.toks[j].Norm)
 	}
 	facetLen, titleLen := 0, 0
 	var ents []Entity
@@ -335,10 +336,10 @@ func (p *parser) entity(i, minLen int) (int, []Entity) {
 		if minLen < 2 && (stopwords[first] || p.l.filler[first]) {
 			continue
 		}
-		if k == 1 && isNumber(first) && p.toks[i].orig == first {
+		if k == 1 && isNumber(first) && p.toks[i].Orig == first {
 			continue // a bare number is no name; a roman numeral ("not XIII") may be
 		}
-		if k == 1 && i > 0 && possessives[p.toks[i-1].norm] && p.l.Common != nil && p.l.Common(first) {
+		if k == 1 && i > 0 && possessives[p.toks[i-1].Norm] && p.l.Common != nil && p.l.Common(first) {
 			continue // "for my son": a person, not a title word
 		}
 		if p.l.inTitles(ws[:k], p.x) {
@@ -393,13 +394,13 @@ func isNumber(w string) bool {
 
 // add records the entities read from words i..i+k-1 in the current scope.
 func (p *parser) add(i, k int, ents []Entity) {
-	text := p.span(i, k)
+	typed := p.span(i, k)
 	p.cueUsed = true
 	for _, e := range ents {
-		c := Clause{Facet: e.Facet, Value: e.Value, Text: text, key: phraseKey(e.Value)}
+		c := Clause{Facet: e.Facet, Value: e.Value, Text: typed, key: text.Key(e.Value)}
 		if e.Facet == "title" {
 			c.key = e.Value
-			c.Value = text
+			c.Value = typed
 		}
 		switch p.mode {
 		case scopePositive:
@@ -425,27 +426,27 @@ func (p *parser) add(i, k int, ents []Entity) {
 // unknown records a word that could not be grounded. It is never a
 // positive match: it is reported, and kept only as a soft word-vector
 // signal of its scope.
-func (p *parser) unknown(t token) {
+func (p *parser) unknown(t text.Token) {
 	p.cueUsed = true
 	if len(p.in.Unknown) < maxUnknown {
 		seen := false
 		for _, u := range p.in.Unknown {
-			seen = seen || u == t.orig
+			seen = seen || u == t.Orig
 		}
 		if !seen {
-			p.in.Unknown = append(p.in.Unknown, t.orig)
+			p.in.Unknown = append(p.in.Unknown, t.Orig)
 		}
 	} else {
 		p.note(fmt.Sprintf("more than %d words not understood: the rest are not listed", maxUnknown))
 	}
 	switch p.mode {
 	case scopeExclude, scopeAvoid:
-		p.in.Negative = append(p.in.Negative, t.norm)
+		p.in.Negative = append(p.in.Negative, t.Norm)
 	case scopeOnly:
-		p.note(fmt.Sprintf("%q after %q matches nothing in the catalog: used as a soft preference, not as a constraint", t.orig, p.cue))
-		p.in.Positive = append(p.in.Positive, t.norm)
+		p.note(fmt.Sprintf("%q after %q matches nothing in the catalog: used as a soft preference, not as a constraint", t.Orig, p.cue))
+		p.in.Positive = append(p.in.Positive, t.Norm)
 	default:
-		p.in.Positive = append(p.in.Positive, t.norm)
+		p.in.Positive = append(p.in.Positive, t.Norm)
 	}
 }
 
@@ -514,17 +515,17 @@ func (p *parser) settle() {
 // imply notes the value a filler word suggests (Table.Implies) when it
 // stands outside a negation: "PS2 games" suggests games, "no Halo games"
 // nothing.
-func (p *parser) imply(t token) {
-	e, ok := p.l.implies[t.norm]
+func (p *parser) imply(t text.Token) {
+	e, ok := p.l.implies[t.Norm]
 	if !ok || p.mode == scopeExclude || p.mode == scopeAvoid {
 		return
 	}
 	for _, c := range p.implied {
-		if c.Facet == e.Facet && c.key == phraseKey(e.Value) {
+		if c.Facet == e.Facet && c.key == text.Key(e.Value) {
 			return
 		}
 	}
-	p.implied = append(p.implied, Clause{Facet: e.Facet, Value: e.Value, Text: t.orig, key: phraseKey(e.Value)})
+	p.implied = append(p.implied, Clause{Facet: e.Facet, Value: e.Value, Text: t.Orig, key: text.Key(e.Value)})
 }
 
 // addImplied turns the implied values into preferences, unless the

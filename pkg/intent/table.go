@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/recmem/recmem/pkg/text"
 	"strings"
 )
 
@@ -69,13 +70,13 @@ func (t *Table) Check() error {
 			switch {
 			case n > maxAliases:
 				return fmt.Errorf("%w: aliases: more than %d", ErrTable, maxAliases)
-			case len(phraseKey(alias)) == 0 || len(alias) > maxAliasBytes:
+			case len(text.Key(alias)) == 0 || len(alias) > maxAliasBytes:
 				return fmt.Errorf("%w: aliases.%s: alias %q is empty or longer than %d bytes", ErrTable, facet, alias, maxAliasBytes)
 			case len(values) == 0:
 				return fmt.Errorf("%w: aliases.%s.%s: no value", ErrTable, facet, alias)
 			}
 			for _, v := range values {
-				if len(phraseKey(v)) == 0 || len(v) > maxAliasBytes {
+				if len(text.Key(v)) == 0 || len(v) > maxAliasBytes {
 					return fmt.Errorf("%w: aliases.%s.%s: value %q is empty or longer than %d bytes", ErrTable, facet, alias, v, maxAliasBytes)
 				}
 			}
@@ -83,14 +84,14 @@ func (t *Table) Check() error {
 	}
 	for w, e := range t.Implies {
 		switch {
-		case len(phraseKey(w)) == 0 || len(w) > maxAliasBytes || strings.Contains(phraseKey(w), " "):
+		case len(text.Key(w)) == 0 || len(w) > maxAliasBytes || strings.Contains(text.Key(w), " "):
 			return fmt.Errorf("%w: implies: %q is not one word", ErrTable, w)
-		case e.Facet == "" || e.Facet == "title" || len(phraseKey(e.Value)) == 0 || len(e.Value) > maxAliasBytes:
+		case e.Facet == "" || e.Facet == "title" || len(text.Key(e.Value)) == 0 || len(e.Value) > maxAliasBytes:
 			return fmt.Errorf("%w: implies.%s: wants a facet (not title) and a value", ErrTable, w)
 		}
 	}
 	for i, f := range t.Filler {
-		if len(phraseKey(f)) == 0 || len(f) > maxAliasBytes {
+		if len(text.Key(f)) == 0 || len(f) > maxAliasBytes {
 			return fmt.Errorf("%w: filler[%d]: %q is empty or too long", ErrTable, i, f)
 		}
 	}
