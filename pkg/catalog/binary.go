@@ -3,10 +3,13 @@ package catalog
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"math"
 	"slices"
+
+	"github.com/recmem/recmem/pkg/intent"
 )
 
 // Magic starts every binary catalog.
@@ -20,6 +23,8 @@ const Magic = "RMCAT"
 //	uvarint(sdim) 2 × n × (f32(scale) sdim × int8)  [n × f32(bias) if sdim > 0]
 //	2 × n × (uvarint(k) k × (uvarint(item) u16(weight·65535)))   transitions, co-occurrence
 //	uvarint(#weights) × (string(name) f64(weight) f64(scale))     sorted by name
+//	#meta × (string(type) string(unit) u8(inferred))              version 2: the facets
+//	string(intent table as JSON, "" for none)                      version 2
 //	u32(CRC-32 IEEE of everything before)
 //
 // Strings are uvarint length + UTF-8, numbers little-endian. Factors are
@@ -79,6 +84,26 @@ func (c *Catalog) Encode() []byte {
 		w.b = binary.LittleEndian.AppendUint64(w.b, math.Float64bits(c.Weights[n]))
 		w.b = binary.LittleEndian.AppendUint64(w.b, math.Float64bits(c.Scales[n]))
 	}
+	for k := range c.MetaNames {
+		f := Facet{Type: TypeText}
+		if k < len(c.Facets) {
+			f = c.Facets[k]
+		}
+		w.str(f.Type)
+		w.str(f.Unit)
+		inferred := byte(0)
+		if f.Inferred {
+			inferred = 1
+		}
+		w.b = append(w.b, inferred)
+	}
+	table := ""
+	if c.Intent != nil {
+		if b, err := json.Marshal(c.Intent); err == nil { // a Table always marshals
+			table = string(b)
+		}
+	}
+	w.str(table)
 	return binary.LittleEndian.AppendUint32(w.b, crc32.ChecksumIEEE(w.b))
 }
 
@@ -96,8 +121,9 @@ func Decode(b []byte) (*Catalog, error) {
 		return nil, fmt.Errorf("%w: checksum mismatch (truncated or corrupted)", ErrFormat)
 	}
 	r := dec{b: body[len(Magic):]}
-	if v := r.uv(); r.err == nil && (v > Version || v < 1) {
-		return nil, fmt.Errorf("%w: version %d, this module reads up to %d", ErrFormat, v, Version)
+	version := r.uv()
+	if r.err == nil && (version > Version || version < 1) {
+		return nil, fmt.Errorf("%w: version %d, this module reads up to %d", ErrFormat, version, Version)
 	}
 	c := &Catalog{Dataset: r.str()}
 	c.MetaNames = make([]string, r.count())
@@ -153,6 +179,22 @@ func Decode(b []byte) (*Catalog, error) {
 		name := r.str()
 		c.Weights[name] = r.f64()
 		c.Scales[name] = r.f64()
+	}
+	if version >= 2 && r.err == nil {
+		c.Facets = make([]Facet, len(c.MetaNames))
+		for k, n := range c.MetaNames {
+			c.Facets[k] = Facet{Name: n, Type: r.str(), Unit: r.str()}
+			if b := r.bytes(1); b != nil {
+				c.Facets[k].Inferred = b[0] == 1
+			}
+		}
+		if t := r.str(); t != "" && r.err == nil {
+			tab, err := intent.ParseTable([]byte(t))
+			if err != nil {
+				return nil, fmt.Errorf("%w: intent table: %w", ErrFormat, err)
+			}
+			c.Intent = tab
+		}
 	}
 	if r.err != nil {
 		return nil, r.err

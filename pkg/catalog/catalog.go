@@ -18,8 +18,10 @@ import (
 	"github.com/recmem/recmem/pkg/intent"
 )
 
-// Version is the current format version; Decode refuses newer ones.
-const Version = 1
+// Version is the current format version; Decode refuses newer ones. Version
+// 2 added the facet types and the intent table to the binary form; version 1
+// files still load (their facets inferred, no table).
+const Version = 2
 
 // Neighbor is one sparse item-item entry.
 type Neighbor struct {
@@ -32,8 +34,13 @@ type Neighbor struct {
 type Catalog struct {
 	Dataset   string
 	MetaNames []string // metadata columns, e.g. ["title"]
-	IDs       []string
-	Meta      [][]string // per item, one string per MetaNames entry
+	// Facets types each column (text, list, number), aligned with
+	// MetaNames; inferred from the values when the catalog declares none.
+	Facets []Facet
+	IDs    []string
+	// Meta holds per item one string per MetaNames entry: a list's
+	// values joined by ListSep, a number as written ("1995").
+	Meta [][]string
 	Pop       []float32  // interaction counts in the training logs
 	Recent    []float32  // recency-weighted counts (rec.RecentPopularity, window 10, decay 0.8)
 	Dim       int
@@ -174,6 +181,9 @@ func (c *Catalog) finish() error {
 			}
 		}
 	}
+	if err := c.checkFacets(); err != nil {
+		return err
+	}
 	if c.Weights == nil {
 		c.Weights = map[string]float64{}
 	}
@@ -184,13 +194,13 @@ func (c *Catalog) finish() error {
 }
 
 // MetaMap returns item i's metadata as memory signals carry it: field name
-// to its value (a list value keeps its "|" separators), empty fields left
-// out. O(fields).
+// to its values (each value of a list facet apart), empty fields left out.
+// O(fields).
 func (c *Catalog) MetaMap(i int) map[string][]string {
 	m := make(map[string][]string, len(c.MetaNames))
 	for k, n := range c.MetaNames {
-		if v := c.Meta[i][k]; v != "" {
-			m[n] = []string{v}
+		if vs := c.Values(i, k); len(vs) > 0 {
+			m[n] = vs
 		}
 	}
 	return m

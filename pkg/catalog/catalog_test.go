@@ -117,7 +117,7 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	for _, js := range []string{
 		`{"format":"other","version":1}`,
-		`{"format":"recmem.catalog","version":2}`,
+		`{"format":"recmem.catalog","version":3}`,
 		`{"format":"recmem.catalog","version":1,"meta_names":[],"dim":0,"items":[{"id":"a","meta":[],"pop":1},{"id":"a","meta":[],"pop":1}]}`,
 		`{"format":"recmem.catalog","version":1,"meta_names":[],"dim":1,"items":[{"id":"a","meta":[],"pop":1}]}`,
 		`{"format":"recmem.catalog","version":1,"meta_names":[],"dim":0,"items":[{"id":"a","meta":[],"pop":1,"next":[{"item":"zz","weight":1}]}]}`,

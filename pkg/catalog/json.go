@@ -3,7 +3,9 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/recmem/recmem/pkg/intent"
 )
@@ -18,7 +20,11 @@ type JSON struct {
 	Version   int                    `json:"version"`
 	Dataset   string                 `json:"dataset,omitempty"`
 	MetaNames []string               `json:"meta_names"`
-	Dim       int                    `json:"dim"`
+	// Facets types the columns (optional; inferred from the values when
+	// absent): [{"name": "genre", "type": "list"}, {"name": "year",
+	// "type": "number", "unit": "year"}].
+	Facets []Facet `json:"facets,omitempty"`
+	Dim    int     `json:"dim"`
 	SeqDim    int                    `json:"seq_dim,omitempty"`
 	Items     []JSONItem             `json:"items"`
 	Weights   map[string]JSONFeature `json:"weights,omitempty"`
@@ -30,7 +36,7 @@ type JSON struct {
 // JSONItem is one item of the JSON form.
 type JSONItem struct {
 	ID      string         `json:"id"`
-	Meta    []string       `json:"meta"`
+	Meta    []MetaValue    `json:"meta"`
 	Pop     float32        `json:"pop"`
 	Recent  float32        `json:"recent,omitempty"`
 	Factor  []float32      `json:"factor,omitempty"`
@@ -41,6 +47,57 @@ type JSONItem struct {
 	Next    []JSONNeighbor `json:"next,omitempty"`
 	Similar []JSONNeighbor `json:"similar,omitempty"`
 }
+
+// MetaValue is one metadata value of the JSON form: a string, a number
+// (1995, 29.99) or a list of strings (["Action", "Sci-Fi"], a list facet's
+// values). It is stored as Meta stores it: a number as written, a list
+// joined by ListSep.
+type MetaValue struct {
+	s    string
+	list bool
+}
+
+// UnmarshalJSON reads a string, a number or a list of strings.
+func (v *MetaValue) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		v.s = one
+		return nil
+	}
+	var n json.Number
+	if json.Unmarshal(b, &n) == nil {
+		v.s = n.String()
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return errors.New("want a string, a number or a list of strings")
+	}
+	for k, e := range many {
+		if strings.Contains(e, ListSep) {
+			return fmt.Errorf("list element %d: %q holds the list separator %q", k, e, ListSep)
+		}
+	}
+	v.s, v.list = strings.Join(many, ListSep), true
+	return nil
+}
+
+// MarshalJSON writes the value back as it was read.
+func (v MetaValue) MarshalJSON() ([]byte, error) {
+	if v.list {
+		if v.s == "" {
+			return []byte("[]"), nil
+		}
+		return json.Marshal(strings.Split(v.s, ListSep))
+	}
+	return json.Marshal(v.s)
+}
+
+// MetaString is a string metadata value, for building the JSON form.
+func MetaString(s string) MetaValue { return MetaValue{s: s} }
+
+// MetaList is a list metadata value, for building the JSON form.
+func MetaList(vs []string) MetaValue { return MetaValue{s: strings.Join(vs, ListSep), list: true} }
 
 // JSONNeighbor is one sparse entry, naming its item by id.
 type JSONNeighbor struct {
@@ -73,7 +130,7 @@ func DecodeJSON(b []byte) (*Catalog, error) {
 			return nil, fmt.Errorf("%w: intent: %w", ErrFormat, err)
 		}
 	}
-	c := &Catalog{Dataset: j.Dataset, MetaNames: j.MetaNames, Dim: j.Dim, SeqDim: j.SeqDim,
+	c := &Catalog{Dataset: j.Dataset, MetaNames: j.MetaNames, Facets: j.Facets, Dim: j.Dim, SeqDim: j.SeqDim,
 		Weights: map[string]float64{}, Scales: map[string]float64{}, Intent: j.Intent}
 	ids := make(map[string]int, len(j.Items))
 	for i, it := range j.Items {
@@ -92,7 +149,11 @@ func DecodeJSON(b []byte) (*Catalog, error) {
 			c.SeqBias = append(c.SeqBias, it.SeqBias)
 		}
 		c.IDs = append(c.IDs, it.ID)
-		c.Meta = append(c.Meta, it.Meta)
+		meta := make([]string, len(it.Meta))
+		for k, v := range it.Meta {
+			meta[k] = v.s
+		}
+		c.Meta = append(c.Meta, meta)
 		c.Pop = append(c.Pop, it.Pop)
 		c.Recent = append(c.Recent, it.Recent)
 		c.Factors = append(c.Factors, it.Factor...)

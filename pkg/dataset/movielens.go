@@ -266,7 +266,7 @@ func (m *MovieLens) WriteRecBole(dst, name string, cfg MovieLensConfig) error {
 		return fmt.Errorf("dataset: %w", err)
 	}
 	var item strings.Builder
-	item.WriteString("item_id:token\ttitle:token_seq\tyear:token\tgenre:token_seq\n")
+	item.WriteString("item_id:token\ttitle:token_seq\tyear:float\tgenre:token_seq\n")
 	for _, it := range m.Items {
 		fmt.Fprintf(&item, "%s\t%s\t%s\t%s\n", it.ID, clean(it.Title), it.Year, strings.Join(it.Genres, " "))
 	}

@@ -45,6 +45,10 @@ type RecBole struct {
 	Name      string
 	Items     []Item
 	MetaNames []string // metadata columns of the .item file, in header order
+	// MetaTypes are their RecBole types (token, token_seq, float,
+	// float_seq), aligned with MetaNames; ListColumn says which
+	// token_seq columns are lists.
+	MetaTypes []string
 	Test      []Sequence
 	Valid     []Sequence
 	Random    map[string][]int // user -> listed random items, in file order
@@ -118,13 +122,14 @@ func (d *RecBole) addItems(t *Table) error {
 	for i, c := range t.Columns {
 		if i != id {
 			d.MetaNames = append(d.MetaNames, c.Name)
+			d.MetaTypes = append(d.MetaTypes, c.Type)
 		}
 	}
 	for _, row := range t.Rows {
 		k := d.intern(row[id])
 		for i, c := range t.Columns {
 			v := row[i]
-			if c.Type == "token_seq" && !textColumns[c.Name] {
+			if ListColumn(c.Name, c.Type) {
 				v = strings.Join(strings.Fields(v), "|")
 			}
 			if i != id && v != "" {
@@ -134,6 +139,10 @@ func (d *RecBole) addItems(t *Table) error {
 	}
 	return nil
 }
+
+// ListColumn reports whether a column of the .item file holds a list of
+// tokens: a token_seq column other than the free-text ones.
+func ListColumn(name, typ string) bool { return typ == "token_seq" && !textColumns[name] }
 
 // textColumns are the token_seq columns that hold words, not a list.
 var textColumns = map[string]bool{"title": true, "name": true, "description": true, "summary": true, "review": true, "text": true}

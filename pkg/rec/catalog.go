@@ -38,6 +38,16 @@ func BuildCatalog(d *dataset.RecBole, histories [][]int, model, seq *BPR, k int)
 			c.Meta[i][m] = it.Meta[name]
 		}
 	}
+	c.Facets = catalog.InferFacets(c.MetaNames, c.Meta)
+	for m, typ := range d.MetaTypes {
+		switch f := &c.Facets[m]; {
+		case f.Name == "title":
+		case dataset.ListColumn(f.Name, typ):
+			f.Type, f.Unit = catalog.TypeList, ""
+		case typ == "float":
+			f.Type, f.Unit = catalog.TypeNumber, catalog.UnitOf(f.Name)
+		}
+	}
 	pop := Popularity(histories, n)
 	c.Pop = make([]float32, n)
 	for i, p := range pop {
