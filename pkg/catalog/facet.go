@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/recmem/recmem/pkg/intent"
 )
 
 // Facet types: how the values of one metadata column are read.
@@ -51,25 +53,9 @@ const (
 	maxListLen   = 64 // values of one list facet on one item
 )
 
-// unitNames maps a column name's words to the unit of its numbers.
-var unitNames = map[string]string{
-	"year": "year", "years": "year", "released": "year", "release": "year", "date": "year",
-	"price": "price", "cost": "price", "usd": "price", "eur": "price", "msrp": "price",
-	"rating": "rating", "stars": "rating", "score": "rating",
-	"duration": "minutes", "runtime": "minutes", "minutes": "minutes", "length": "minutes",
-	"age": "age", "pegi": "age", "minage": "age",
-}
-
 // UnitOf infers the unit of a number column from its name ("release_year" →
 // "year", "price_usd" → "price"); "" when no word of the name says.
-func UnitOf(name string) string {
-	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r < 'a' || r > 'z' }) {
-		if u, ok := unitNames[w]; ok {
-			return u
-		}
-	}
-	return ""
-}
+func UnitOf(name string) string { return intent.UnitOf(name) }
 
 // ParseNumber reads a number facet's value ("1995", "29.99"); ok is false
 // for anything else, NaN and infinities included.

@@ -28,12 +28,20 @@ var cueList = []struct {
 	kind    cueKind
 	phrases string
 }{
-	{cueOnly, "only|just|exclusively|solely|purely|strictly|nothing but|nothing except|none but|nothing other than|only ever|and nothing else|nothing else|and that is it|that is all|and nothing more"},
-	{cueExclude, "no|not|neither|without|except|enough|had enough of|enough of|except for|excepting|anything but|anything except|everything but|everything except|other than|anything other than|avoid|skip|tired of|sick of|bored of|bored with|fed up with|done with|no more|not any|do not want|never|besides|excluding|exclude|none of|nothing from|nothing with|nothing on|nothing by|nothing|rather than|instead of|hate|dislike|minus|leave out|steer clear of|stay away from|ban|block|hide"},
-	{cueAvoid, "less|fewer|not too much|not too many|not so much|not so many|rather not|would rather not|preferably not|preferably no|ideally not|ideally no|if possible no|if possible not|go easy on|cut down on|cut back on|fewer of|less of"},
-	{cuePrefer, "prefer|preferably|ideally|more|more of|lots of|into|fan of|big fan of|favor|favour|especially|mostly|mainly|like|similar to|something like|kind of like|maybe|perhaps|possibly|if possible|some more|a few"},
-	{cueReset, "but|though|although|however|yet|whereas|while|apart from that|otherwise|would like|would love|want|looking for"},
-	{cueJoin, "and|or|nor|and also|or any|plus"},
+	{cueOnly, "only|just|exclusively|solely|purely|strictly|nothing but|nothing except|none but|nothing other than|only ever|and nothing else|nothing else|and that is it|that is all|and nothing more" +
+		// French, Spanish, German
+		"|seulement|uniquement|exclusivement|rien que|que des|ne que|solo|solamente|unicamente|exclusivamente|nada mas que|nur|ausschliesslich|lediglich|bloss"},
+	{cueExclude, "no|not|neither|without|except|enough|had enough of|enough of|except for|excepting|anything but|anything except|everything but|everything except|other than|anything other than|avoid|skip|tired of|sick of|bored of|bored with|fed up with|done with|no more|not any|do not want|never|besides|excluding|exclude|none of|nothing from|nothing with|nothing on|nothing by|nothing|rather than|instead of|hate|dislike|minus|leave out|steer clear of|stay away from|ban|block|hide" +
+		"|pas|pas de|pas d|sans|aucun|aucune|sauf|excepte|hormis|a part|jamais|ni|evite|eviter|pas question de" +
+		"|sin|nada de|ningun|ninguna|ninguno|excepto|salvo|menos|nunca|evita|evitar|odio" +
+		"|kein|keine|keinen|keiner|keines|ohne|nicht|ausser|niemals|nie|bitte keine|vermeide"},
+	{cueAvoid, "less|fewer|not too much|not too many|not so much|not so many|rather not|would rather not|preferably not|preferably no|ideally not|ideally no|if possible no|if possible not|go easy on|cut down on|cut back on|fewer of|less of" +
+		"|peu de|moins|pocos|pocas|weniger"},
+	{cuePrefer, "prefer|preferably|ideally|more|more of|lots of|into|fan of|big fan of|favor|favour|especially|mostly|mainly|like|similar to|something like|kind of like|maybe|perhaps|possibly|if possible|some more|a few" +
+		"|plutot|de preference|surtout|j aime|comme|preferiblemente|sobre todo|me gusta|me gustan|como|lieber|am liebsten|vorzugsweise|besonders|wie"},
+	{cueReset, "but|though|although|however|yet|whereas|while|apart from that|otherwise|would like|would love|want|looking for" +
+		"|mais|cependant|pourtant|par contre|pero|sin embargo|aber|jedoch|sondern"},
+	{cueJoin, "and|or|nor|and also|or any|plus|et|ou|y|o|e|u|und|oder|noch|sowie"},
 }
 
 // stopwords are words that carry no constraint in a request, whatever the
@@ -44,7 +52,15 @@ var stopwordList = `a an the of for to on in at with by from about me my mine i 
 	some any something anything stuff thing things one ones other others please thanks thank kindly pls plz ok okay hey hi hello
 	play playing played plays own owning buy buying bought looking look lookin search searching got kind sort type
 	what which who that there here now right today tonight new again all every each lot lots bit little much many most
-	up out over into as if then than just well still ever eh um uh oh yes yeah interested anymore else either`
+	up out over into as if then than just well still ever eh um uh oh yes yeah interested anymore else either
+	le la les l un une des du de d au aux pour par avec en sur dans ce cette ces mon ma mes ton ta tes son sa ses notre nos
+	votre vos leur leurs je j tu il elle on nous vous ils elles moi toi se ne n qui que qu quoi est sont suis etre avoir ai
+	veux voudrais cherche recommande recommander donne donner montre montrer bien tres tout tous quelque quelques chose choses
+	plait svp merci bonjour aimerais adore
+	el los las uno unos unas del al con por para mi mis tus su sus yo me te lo quiero quisiera busco algo alguna algunas
+	alguno algunos favor gracias hola recomienda recomiendame muestrame dame muy
+	der die das den dem des ein eine einen einem einer mit fur von zu im auf bei ich mir mich du dir wir uns ihr sie es ist
+	sind bin mochte suche bitte danke hallo etwas sehr zeig zeige empfiehl gib`
 
 // vagueList are words that describe taste without naming anything a catalog
 // holds ("fun", "relaxing"): never linked to a title word by chance, always
@@ -54,6 +70,8 @@ var vagueList = `fun good great best cool nice awesome amazing favorite favourit
 	mature violent calm exciting interesting similar different same top random anything everything nothing stuff`
 
 var (
+	// cueWords are the words of every cue and number phrase: never typos.
+	cueWords  = map[string]bool{}
 	cues      = map[string]cueKind{}
 	maxCue    int
 	stopwords = map[string]bool{}
@@ -66,6 +84,9 @@ func init() {
 			k := text.Key(p)
 			cues[k] = c.kind
 			maxCue = max(maxCue, len(strings.Fields(k)))
+			for _, w := range strings.Fields(k) {
+				cueWords[w] = true
+			}
 		}
 	}
 	for _, w := range strings.Fields(stopwordList) {
@@ -73,5 +94,17 @@ func init() {
 	}
 	for _, w := range strings.Fields(vagueList) {
 		vague[text.Norm(w)] = true
+	}
+	for _, m := range []map[string]comparator{comparators, postfixes} {
+		for k := range m {
+			for _, w := range strings.Fields(k) {
+				cueWords[w] = true
+			}
+		}
+	}
+	for _, m := range []map[string]string{unitAfter, unitBefore} {
+		for k := range m {
+			cueWords[k] = true
+		}
 	}
 }

@@ -20,12 +20,34 @@ package intent
 
 import "strings"
 
-// Clause is one grounded part of an intent: an entity and the words it was
-// read from.
+// Clause is one grounded part of an intent: an entity (or a range of a
+// number facet) and the words it was read from, with how they were grounded.
 type Clause struct {
 	Facet string `json:"facet"`
+	// Value is the facet's value; for a number clause, the range in words
+	// ("1970 to 1979", "at most 30").
 	Value string `json:"value"`
-	Text  string `json:"text"`
+	// Text is the words as typed.
+	Text string `json:"text"`
+	// How is how the words were grounded: exact, alias, synonym, typo,
+	// inferred, number or implied (the How* constants).
+	How string `json:"how"`
+	// Detail says it in words when the grounding is not the words
+	// themselves: "spooky → Horror (everyday word)", "metriod → Metroid
+	// (typo: one letter)", "Racing is inferred from titles and what
+	// people took together".
+	Detail string `json:"detail,omitempty"`
+	// Min and Max bound a number clause (either may be open); Unit is
+	// what the number counts (year, price, age, rating, minutes).
+	Min  *float64 `json:"min,omitempty"`
+	Max  *float64 `json:"max,omitempty"`
+	Unit string   `json:"unit,omitempty"`
+	// MinOpen and MaxOpen make a bound strict ("under $30": below 30).
+	MinOpen bool `json:"min_open,omitempty"`
+	MaxOpen bool `json:"max_open,omitempty"`
+	// Group names the phrase that named several values at once
+	// ("Nintendo": eleven platforms), so that they are shown as one.
+	Group string `json:"group,omitempty"`
 	key   string // the value's normalized phrase
 	seq   int    // the parser's number of a plain mention
 }
@@ -34,7 +56,13 @@ type Clause struct {
 // words as typed.
 func (c Clause) Label() string {
 	if c.Facet == "title" {
+		if c.How == HowTypo {
+			return c.Value
+		}
 		return c.Text
+	}
+	if c.How == HowNumber {
+		return c.Facet + " " + c.Value
 	}
 	return c.Value
 }

@@ -1,10 +1,11 @@
 package intent
 
 import (
-	"github.com/recmem/recmem/pkg/text"
 	"hash/fnv"
 	"slices"
 	"strings"
+
+	"github.com/recmem/recmem/pkg/text"
 )
 
 // Entity is one value of one facet of the catalog ("platform" "PlayStation 4"),
@@ -12,15 +13,53 @@ import (
 type Entity struct {
 	Facet string `json:"facet"`
 	Value string `json:"value"`
+	// How is how a phrase names it (HowExact for the value itself,
+	// HowAlias for the table's alias, HowSynonym for the lexicon's
+	// everyday word).
+	How string `json:"-"`
+}
+
+// How a clause was grounded, as Clause.How says it.
+const (
+	HowExact    = "exact"    // the catalog's own value or title words, as typed (after normalization)
+	HowAlias    = "alias"    // the domain table's alias ("PS4" → PlayStation 4)
+	HowSynonym  = "synonym"  // an everyday word (the lexicon) or a near word (word vectors): "spooky" → Horror
+	HowTypo     = "typo"     // a word one or two letters away from the catalog's ("metriod" → Metroid)
+	HowInferred = "inferred" // a value the catalog infers from its data rather than gives (an inferred facet)
+	HowNumber   = "number"   // a number, range or decade compared with a number facet ("before 1970")
+	HowImplied  = "implied"  // implied by a kind word ("PS2 games" → kind game)
+)
+
+// Column types (as pkg/catalog types its facets).
+const (
+	ColText   = "text"
+	ColList   = "list"
+	ColNumber = "number"
+)
+
+// listSep separates a list column's values (catalog.ListSep).
+const listSep = "|"
+
+// Column describes one metadata column for the linker: its name, its type
+// (ColText, ColList or ColNumber), a number's unit and range, and whether its
+// values are inferred.
+type Column struct {
+	Name     string
+	Type     string
+	Unit     string
+	Inferred bool
+	Min, Max float64
 }
 
 // maxTitleGram is the longest title phrase the linker grounds a word run in.
 const maxTitleGram = 4
 
 // Linker grounds an instruction's words in one catalog: every value of every
-// metadata facet but the title, the table's aliases, and the phrases of the
-// titles. It is built once per catalog (NewLinker) and is read-only
-// afterwards, so safe for concurrent use.
+// metadata facet but the title (each element of a list facet apart), the
+// table's aliases, the lexicon's everyday words for the values the catalog
+// has, the phrases of the titles, and the number facets' units. It is built
+// once per catalog (NewLinker, NewLinkerColumns) and is read-only afterwards
+// but for caches built under a lock on first use, so safe for concurrent use.
 type Linker struct {
 	table  Table
 	filler map[string]bool
@@ -28,8 +67,8 @@ type Linker struct {
 	// (Table.Implies), kept only when the catalog has that value.
 	implies   map[string]Entity
 	titleFace map[string]bool
-	// phrases maps a normalized phrase (a facet value or an alias) to the
-	// entities it names, in catalog order.
+	// phrases maps a normalized phrase (a facet value, an alias or an
+	// everyday word) to the entities it names, in catalog order.
 	phrases   map[string][]Entity
 	maxPhrase int
 	// grams holds the FNV-64 hashes of every title phrase of 1 to
@@ -39,40 +78,71 @@ type Linker struct {
 	// the catalog lacks becomes a title phrase.
 	facets map[string]int
 	titles int // index of the title facet, -1 when there is none
-	names  []string
+	cols   []Column
+	colOf  map[string]int
 	items  []Item
 	// Common reports whether a normalized word is a common English word
 	// (the ranker uses the word-vector table's frequency rank): after a
-	// possessive ("for my son") such a word is not read as a title word.
-	// Nil: no word is common. Set it before use.
+	// possessive ("for my son") such a word is not read as a title word,
+	// and a typo is never corrected into or out of one. Nil: no word is
+	// common. Set it before use.
 	Common func(word string) bool
+	// Known reports whether a normalized word is in the embedded
+	// word-vector table (a real word, never corrected as a typo). Nil:
+	// no word is. Set it before use.
+	Known func(word string) bool
+	// WordVec returns a known word's unit vector. Nil: no synonyms by
+	// word vectors. Set it before use.
+	WordVec func(word string) ([]float32, bool)
+	// SynonymCos is the cosine above which a word is grounded in the facet
+	// value nearest to it by word vectors (0: DefaultSynonymCos).
+	SynonymCos float64
+
+	lazy lazy
 }
 
 // Item is one item as the linker matches it: its normalized title (padded
-// with spaces, so that a phrase match is a substring test) and each facet's
-// normalized values.
+// with spaces, so that a phrase match is a substring test), each facet's
+// normalized values and each number facet's value.
 type Item struct {
 	title  string
 	facets map[string][]string
+	nums   map[string]float64
 }
 
-// NewLinker prepares the catalog's vocabulary: names are the metadata
-// columns, meta each item's values in that order (the "title" column is read
-// as titles), t the domain table (nil for none). O(items · metadata length).
+// NewLinker prepares a catalog whose columns are all text: names are the
+// metadata columns, meta each item's values in that order (the "title"
+// column is read as titles), t the domain table (nil for none).
+// O(items · metadata length).
 func NewLinker(names []string, meta [][]string, t *Table) *Linker {
+	cols := make([]Column, len(names))
+	for k, n := range names {
+		cols[k] = Column{Name: n, Type: ColText}
+	}
+	return NewLinkerColumns(cols, meta, t)
+}
+
+// NewLinkerColumns prepares the catalog's vocabulary from typed columns: a
+// list column's values are split on "|", a number column's parsed.
+// O(items · metadata length).
+func NewLinkerColumns(cols []Column, meta [][]string, t *Table) *Linker {
 	l := &Linker{filler: map[string]bool{}, titleFace: map[string]bool{}, phrases: map[string][]Entity{},
-		grams: map[uint64]struct{}{}, facets: map[string]int{}, titles: -1, names: names}
+		grams: map[uint64]struct{}{}, facets: map[string]int{}, titles: -1, cols: cols, colOf: map[string]int{}}
 	if t != nil {
 		l.table = *t
 	}
 	for _, f := range l.table.Filler {
 		l.filler[text.Key(f)] = true
 	}
+	for _, w := range lexicon.Filler {
+		l.filler[text.Key(w)] = true
+	}
 	for _, f := range l.table.TitleFacets {
 		l.titleFace[f] = true
 	}
-	for k, n := range names {
-		if n == "title" {
+	for k, c := range cols {
+		l.colOf[c.Name] = k
+		if c.Name == "title" {
 			l.titles = k
 		}
 	}
@@ -84,19 +154,20 @@ func NewLinker(names []string, meta [][]string, t *Table) *Linker {
 		for _, alias := range sortedKeys(m) {
 			k := text.Key(alias)
 			for _, v := range m[alias] {
-				l.addPhrase(k, Entity{Facet: facet, Value: v})
+				l.addPhrase(k, Entity{Facet: facet, Value: v, How: HowAlias})
 			}
 		}
 	}
 	l.items = make([]Item, len(meta))
 	for i, m := range meta {
 		l.items[i] = l.item(m, nil)
-		l.addValues(names, m)
+		l.addValues(m)
 		if l.titles >= 0 && l.titles < len(m) {
 			l.addGrams(text.AnalyzedWords(m[l.titles]))
 		}
 	}
 	l.keepImplies()
+	l.addLexicon()
 	return l
 }
 
@@ -107,10 +178,11 @@ func (l *Linker) keepImplies() {
 		e := l.table.Implies[w]
 		e.Value = strings.TrimSpace(e.Value)
 		for _, have := range l.phrases[text.Key(e.Value)] {
-			if have == e && l.facets[e.Facet] > 0 {
+			if have.Facet == e.Facet && have.Value == e.Value && l.facets[e.Facet] > 0 {
 				if l.implies == nil {
 					l.implies = map[string]Entity{}
 				}
+				e.How = HowImplied
 				l.implies[text.Key(w)] = e
 				l.filler[text.Key(w)] = true
 			}
@@ -127,23 +199,47 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
-func (l *Linker) addValues(names []string, m []string) {
+// values splits a metadata value of column k into its values.
+func (l *Linker) values(k int, v string) []string {
+	if v == "" {
+		return nil
+	}
+	if k < len(l.cols) && l.cols[k].Type == ColList {
+		var out []string
+		for _, e := range strings.Split(v, listSep) {
+			if e = strings.TrimSpace(e); e != "" {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	return []string{v}
+}
+
+func (l *Linker) addValues(m []string) {
 	for k, v := range m {
-		if k >= len(names) || k == l.titles || v == "" {
+		if k >= len(l.cols) || k == l.titles || v == "" || l.cols[k].Type == ColNumber {
 			continue
 		}
-		key := text.Key(v)
-		if key == "" {
-			continue
+		for _, e := range l.values(k, v) {
+			key := text.Key(e)
+			if key == "" {
+				continue
+			}
+			l.facets[l.cols[k].Name]++
+			l.addPhrase(key, Entity{Facet: l.cols[k].Name, Value: e, How: HowExact})
 		}
-		l.facets[names[k]]++
-		l.addPhrase(key, Entity{Facet: names[k], Value: v})
 	}
 }
 
 func (l *Linker) addPhrase(key string, e Entity) {
-	if key == "" || slices.Contains(l.phrases[key], e) {
+	if key == "" {
 		return
+	}
+	for _, have := range l.phrases[key] {
+		if have.Facet == e.Facet && have.Value == e.Value {
+			return
+		}
 	}
 	l.phrases[key] = append(l.phrases[key], e)
 	l.maxPhrase = max(l.maxPhrase, strings.Count(key, " ")+1)
@@ -168,32 +264,64 @@ func (l *Linker) addGrams(ws []string) {
 	}
 }
 
+// number reads a number as a number facet holds it.
+func number(v string) (float64, bool) { return parseNumber(strings.TrimSpace(v)) }
+
 // item prepares one item's metadata for matching; extra adds values given
 // with a request (a candidate's own meta).
 func (l *Linker) item(m []string, extra map[string][]string) Item {
 	it := Item{facets: map[string][]string{}}
 	var title []string
 	for k, v := range m {
-		if k >= len(l.names) || v == "" {
+		if k >= len(l.cols) || v == "" {
 			continue
 		}
-		if k == l.titles {
+		c := l.cols[k]
+		switch {
+		case k == l.titles:
 			title = append(title, v)
-			continue
-		}
-		it.facets[l.names[k]] = append(it.facets[l.names[k]], text.Key(v))
-	}
-	for _, f := range sortedKeys(extra) {
-		for _, v := range extra[f] {
-			if f == "title" {
-				title = append(title, v)
-			} else {
-				it.facets[f] = append(it.facets[f], text.Key(v))
+		case c.Type == ColNumber:
+			if x, ok := number(v); ok {
+				if it.nums == nil {
+					it.nums = map[string]float64{}
+				}
+				it.nums[c.Name] = x
+			}
+		default:
+			for _, e := range l.values(k, v) {
+				it.facets[c.Name] = append(it.facets[c.Name], text.Key(e))
 			}
 		}
 	}
+	l.addExtra(&it, &title, extra)
 	it.title = " " + text.Key(strings.Join(title, " . ")) + " "
 	return it
+}
+
+// addExtra adds a request's values of an item: a title, a number of a
+// number column (or of a column whose name has a unit: "price"), or facet
+// values.
+func (l *Linker) addExtra(it *Item, title *[]string, extra map[string][]string) {
+	for _, f := range sortedKeys(extra) {
+		k, known := l.colOf[f]
+		num := (known && l.cols[k].Type == ColNumber) || (!known && UnitOf(f) != "")
+		for _, v := range extra[f] {
+			if f == "title" {
+				*title = append(*title, v)
+				continue
+			}
+			if num {
+				if x, ok := number(v); ok {
+					if it.nums == nil {
+						it.nums = map[string]float64{}
+					}
+					it.nums[f] = x
+					continue
+				}
+			}
+			it.facets[f] = append(it.facets[f], text.Key(v))
+		}
+	}
 }
 
 // CatalogItem returns catalog item i prepared for matching. O(1).
@@ -210,18 +338,21 @@ func (l *Linker) ItemWith(i int, extra map[string][]string) Item {
 		return it
 	}
 	// Rebuild from the catalog's values plus the extra ones.
-	out := Item{facets: map[string][]string{}, title: it.title}
+	out := Item{facets: map[string][]string{}}
 	for f, vs := range it.facets {
 		out.facets[f] = slices.Clone(vs)
 	}
-	for _, f := range sortedKeys(extra) {
-		for _, v := range extra[f] {
-			if f == "title" {
-				out.title += text.Key(v) + " "
-			} else {
-				out.facets[f] = append(out.facets[f], text.Key(v))
-			}
+	if it.nums != nil {
+		out.nums = map[string]float64{}
+		for f, x := range it.nums {
+			out.nums[f] = x
 		}
+	}
+	var title []string
+	l.addExtra(&out, &title, extra)
+	out.title = it.title
+	for _, v := range title {
+		out.title += text.Key(v) + " "
 	}
 	return out
 }
@@ -234,6 +365,9 @@ type Extra struct {
 	facets  map[string]int
 	grams   map[uint64]struct{}
 	max     int
+	// units maps a unit to the request's number fields of that unit
+	// ("price" → "price_usd").
+	units map[string]string
 }
 
 // NewExtra collects the values of the candidates' metadata. O(size).
@@ -241,6 +375,17 @@ func NewExtra(metas []map[string][]string) *Extra {
 	x := &Extra{phrases: map[string][]Entity{}, facets: map[string]int{}, grams: map[uint64]struct{}{}}
 	for _, m := range metas {
 		for _, f := range sortedKeys(m) {
+			if u := UnitOf(f); u != "" && f != "title" {
+				if _, ok := number(firstOf(m[f])); ok {
+					if x.units == nil {
+						x.units = map[string]string{}
+					}
+					if _, have := x.units[u]; !have {
+						x.units[u] = f
+					}
+					continue
+				}
+			}
 			for _, v := range m[f] {
 				key := text.Key(v)
 				if key == "" {
@@ -255,7 +400,7 @@ func NewExtra(metas []map[string][]string) *Extra {
 					}
 					continue
 				}
-				e := Entity{Facet: f, Value: v}
+				e := Entity{Facet: f, Value: v, How: HowExact}
 				if !slices.Contains(x.phrases[key], e) {
 					x.phrases[key] = append(x.phrases[key], e)
 					x.facets[f]++
@@ -267,17 +412,28 @@ func NewExtra(metas []map[string][]string) *Extra {
 	return x
 }
 
+func firstOf(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[0]
+}
+
 // lookup returns the entities a normalized phrase names: the catalog's and
-// the request's values and the aliases. An alias of a facet that neither the
-// catalog nor the request has names the value as a title phrase.
+// the request's values, the aliases and the lexicon's words. An alias of a
+// facet that neither the catalog nor the request has names the value as a
+// title phrase.
 func (l *Linker) lookup(key string, x *Extra) []Entity {
 	var out []Entity
 	add := func(es []Entity) {
 		for _, e := range es {
 			if l.facets[e.Facet] == 0 && (x == nil || x.facets[e.Facet] == 0) {
-				e = Entity{Facet: "title", Value: e.Value}
+				if e.How == HowSynonym {
+					continue // an everyday word never names a title phrase
+				}
+				e = Entity{Facet: "title", Value: e.Value, How: e.How}
 			}
-			if !slices.Contains(out, e) {
+			if !slices.ContainsFunc(out, func(o Entity) bool { return o.Facet == e.Facet && o.Value == e.Value }) {
 				out = append(out, e)
 			}
 		}
@@ -304,9 +460,22 @@ func (l *Linker) inTitles(ws []string, x *Extra) bool {
 }
 
 // Meets reports whether item it meets clause c: one of its values of c's
-// facet is c's value, or, for the title and the table's title facets, its
-// title holds c's value as a phrase. O(values + title length).
+// facet is c's value (for a number clause, its number lies in the clause's
+// range), or, for the title and the table's title facets, its title holds
+// c's value as a phrase. O(values + title length).
 func (l *Linker) Meets(c Clause, it *Item) bool {
+	if c.How == HowNumber {
+		x, ok := it.nums[c.Facet]
+		switch {
+		case !ok:
+			return false
+		case c.Min != nil && (x < *c.Min || (c.MinOpen && x == *c.Min)):
+			return false
+		case c.Max != nil && (x > *c.Max || (c.MaxOpen && x == *c.Max)):
+			return false
+		}
+		return true
+	}
 	key := c.key
 	if key == "" {
 		key = text.Key(c.Value)
@@ -320,4 +489,25 @@ func (l *Linker) Meets(c Clause, it *Item) bool {
 		}
 	}
 	return strings.Contains(it.title, " "+key+" ")
+}
+
+// Columns returns the catalog's columns as the linker reads them.
+func (l *Linker) Columns() []Column { return l.cols }
+
+// howOf is how an entity is grounded: inferred when its facet's values are
+// inferred, else as its phrase names it.
+func (l *Linker) howOf(e Entity) string {
+	if l.inferred(e.Facet) {
+		return HowInferred
+	}
+	if e.How == "" {
+		return HowExact
+	}
+	return e.How
+}
+
+// inferred reports whether facet f holds inferred values.
+func (l *Linker) inferred(f string) bool {
+	k, ok := l.colOf[f]
+	return ok && l.cols[k].Inferred
 }

@@ -46,6 +46,8 @@ type parser struct {
 	// implied are the values suggested by filler words of positive scopes
 	// ("PS2 games": kind game), added as preferences when the scan ends.
 	implied []Clause
+	// typed holds, for a word corrected as a typo, the word as typed.
+	typed map[int]string
 }
 
 // Parse interprets an instruction against the linker's catalog, plus the
@@ -56,6 +58,7 @@ func (l *Linker) Parse(instruction string, x *Extra) Intent {
 	p := &parser{l: l, x: x, toks: text.Analyze(instruction)}
 	p.in = Intent{Only: []Clause{}, Exclude: []Clause{}, Prefer: []Clause{}, Avoid: []Clause{},
 		Unknown: []string{}, Conflicts: []string{}, Notes: []string{}}
+	p.correctTypos()
 	p.run()
 	p.settle()
 	return p.in
@@ -110,6 +113,13 @@ func (p *parser) run() {
 			i += k
 			continue
 		}
+		// A number with its comparison wins over the cues it starts with
+		// ("less than 90 minutes", "no more than $20").
+		if k, m := p.numeric(i); k > 0 {
+			p.addNumber(i, k, m)
+			i += k
+			continue
+		}
 		if k, kind := p.cueAt(i); k > 0 {
 			p.onCue(i, k, kind)
 			i += k
@@ -125,7 +135,9 @@ func (p *parser) run() {
 			i += k
 			continue
 		}
-		p.unknown(t)
+		if !p.vectorSynonym(i) {
+			p.unknown(t)
+		}
 		i++
 	}
 	p.closeScope()
@@ -393,35 +405,95 @@ func isNumber(w string) bool {
 }
 
 // add records the entities read from words i..i+k-1 in the current scope.
-func (p *parser) add(i, k int, ents []Entity) {
+func (p *parser) add(i, k int, ents []Entity) { p.addWith(i, k, ents, nil) }
+
+// addWith is add with a detail of its own for each entity (nil: the
+// grounding's usual words).
+func (p *parser) addWith(i, k int, ents []Entity, say func(Entity) string) {
 	typed := p.span(i, k)
-	p.cueUsed = true
+	var fixed []string
+	for j := i; j < i+k; j++ {
+		if w, ok := p.typed[j]; ok {
+			fixed = append(fixed, w+" → "+p.toks[j].Norm)
+		}
+	}
 	for _, e := range ents {
-		c := Clause{Facet: e.Facet, Value: e.Value, Text: typed, key: text.Key(e.Value)}
+		c := Clause{Facet: e.Facet, Value: e.Value, Text: typed, How: p.l.howOf(e), key: text.Key(e.Value)}
+		c.Detail = detail(typed, e, c.How == HowInferred)
 		if e.Facet == "title" {
 			c.key = e.Value
 			c.Value = typed
 		}
-		switch p.mode {
-		case scopePositive:
-			// A plain request naming something the catalog has ("Zelda
-			// games", "something for my Wii U") is a filter.
-			p.seq++
-			c.seq = p.seq
-			p.plain = append(p.plain, p.seq)
-			p.in.Only = append(p.in.Only, c)
-		case scopePrefer:
-			p.recent = append(p.recent, len(p.in.Prefer))
-			p.in.Prefer = append(p.in.Prefer, c)
-		case scopeExclude:
-			p.in.Exclude = append(p.in.Exclude, c)
-		case scopeAvoid:
-			p.in.Avoid = append(p.in.Avoid, c)
-		case scopeOnly:
-			p.in.Only = append(p.in.Only, c)
+		if say != nil {
+			c.Detail = say(e)
 		}
+		if len(fixed) > 0 {
+			c.How = HowTypo
+			c.Detail = strings.Join(fixed, ", ") + " (a typo: read as the catalog's word)"
+			if c.Facet == "title" {
+				c.Value = e.Value
+			}
+		}
+		if len(ents) > 1 {
+			c.Group = typed
+		}
+		p.place(c)
 	}
 }
+
+// place puts a clause in the current scope.
+func (p *parser) place(c Clause) {
+	p.cueUsed = true
+	switch p.mode {
+	case scopePositive:
+		// A plain request naming something the catalog has ("Zelda
+		// games", "something for my Wii U") is a filter.
+		p.seq++
+		c.seq = p.seq
+		p.plain = append(p.plain, p.seq)
+		p.in.Only = append(p.in.Only, c)
+	case scopePrefer:
+		p.recent = append(p.recent, len(p.in.Prefer))
+		p.in.Prefer = append(p.in.Prefer, c)
+	case scopeExclude:
+		p.in.Exclude = append(p.in.Exclude, c)
+	case scopeAvoid:
+		p.in.Avoid = append(p.in.Avoid, c)
+	case scopeOnly:
+		p.in.Only = append(p.in.Only, c)
+	}
+}
+
+// addNumber grounds a number mention (number.go) and places it, or notes
+// why it is not used; its words are never title words either way.
+func (p *parser) addNumber(i, k int, m *mention) {
+	p.cueUsed = true
+	if m.unit == "" && i > 0 {
+		for j := max(0, i-3); j < i; j++ { // "kids under 10": an age
+			if p.isWord(j) && childWords[p.toks[j].Norm] {
+				m.unit = UnitAge
+			}
+		}
+	}
+	if m.unit == "" {
+		if col, ok := p.l.onlyNumberColumn(m); ok {
+			m.unit = col.Unit
+		} else {
+			p.note(fmt.Sprintf("not sure what %q counts (a year, a price?): not used", m.words))
+			return
+		}
+	}
+	c, ok := p.groundNumber(m)
+	if !ok {
+		return
+	}
+	p.place(c)
+}
+
+// childWords say that a bare number next to them is a child's age.
+var childWords = map[string]bool{"kid": true, "child": true, "children": true, "son": true, "daughter": true, "boy": true,
+	"girl": true, "toddler": true, "nephew": true, "niece": true, "grandson": true, "granddaughter": true, "age": true,
+	"enfant": true, "nino": true, "nina": true, "kinder": true, "sohn": true, "tochter": true, "fille": true, "hijo": true, "hija": true}
 
 // unknown records a word that could not be grounded. It is never a
 // positive match: it is reported, and kept only as a soft word-vector

@@ -32,6 +32,9 @@ type Table struct {
 	Filler      []string                       `json:"filler,omitempty"`
 	Implies     map[string]Entity              `json:"implies,omitempty"`
 	TitleFacets []string                       `json:"title_facets,omitempty"`
+	// Lexicon adds the domain's own concepts to the embedded lexicon
+	// (lexicon.json): everyday words for the values this catalog holds.
+	Lexicon []Concept `json:"lexicon,omitempty"`
 }
 
 // Limits of a table: it is data shipped with a catalog, so it is bounded.
@@ -89,6 +92,9 @@ func (t *Table) Check() error {
 		case e.Facet == "" || e.Facet == "title" || len(text.Key(e.Value)) == 0 || len(e.Value) > maxAliasBytes:
 			return fmt.Errorf("%w: implies.%s: wants a facet (not title) and a value", ErrTable, w)
 		}
+	}
+	if err := checkConcepts(t.Lexicon); err != nil {
+		return err
 	}
 	for i, f := range t.Filler {
 		if len(text.Key(f)) == 0 || len(f) > maxAliasBytes {

@@ -179,8 +179,10 @@ func New(cat *catalog.Catalog) *Ranker {
 		toks[i] = text.Keywords(cat.MetaText(i))
 	}
 	r := &Ranker{cat: cat, ix: lexical.NewStats(lexical.Config{}, toks), vec: vector.Default(), items: make([]itemText, cat.Len()),
-		lk: intent.NewLinker(cat.MetaNames, cat.Meta, cat.Intent)}
+		lk: intent.NewLinkerColumns(Columns(cat), cat.Meta, cat.Intent)}
 	r.lk.Common = func(w string) bool { k, ok := r.vec.Rank(w); return ok && k < DefaultCommonRank }
+	r.lk.Known = func(w string) bool { _, ok := r.vec.Rank(w); return ok }
+	r.lk.WordVec = r.vec.Word
 	for _, name := range Features {
 		w, s := r.weight(name)
 		r.ws = append(r.ws, w*s)
@@ -189,6 +191,15 @@ func New(cat *catalog.Catalog) *Ranker {
 		r.items[i] = itemText{doc: r.ix.Prepare(t), toks: t, vec: r.vec.Sentence(t), keys: memory.ItemKeys(cat.MetaMap(i), nil)}
 	}
 	return r
+}
+
+// Columns describes the catalog's facets for the instruction interpreter.
+func Columns(cat *catalog.Catalog) []intent.Column {
+	out := make([]intent.Column, len(cat.Facets))
+	for k, f := range cat.Facets {
+		out[k] = intent.Column{Name: f.Name, Type: f.Type, Unit: f.Unit, Inferred: f.Inferred, Min: f.Min, Max: f.Max}
+	}
+	return out
 }
 
 // addVec adds w·v to *acc, allocating it on first use. O(len(v)).
