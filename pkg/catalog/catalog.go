@@ -40,20 +40,20 @@ type Catalog struct {
 	IDs    []string
 	// Meta holds per item one string per MetaNames entry: a list's
 	// values joined by ListSep, a number as written ("1995").
-	Meta [][]string
-	Pop       []float32  // interaction counts in the training logs
-	Recent    []float32  // recency-weighted counts (rec.RecentPopularity, window 10, decay 0.8)
-	Dim       int
-	Factors   []float32 // Items × Dim, dequantized at load
-	Bias      []float32
-	SeqDim    int          // dimension of the factorised transition model (0 = none)
-	SeqCtx    []float32    // Items × SeqDim: C_i, the item as the previous item
-	SeqItem   []float32    // Items × SeqDim: W_j, the item as the next item
-	SeqBias   []float32    // Items (empty when SeqDim is 0)
-	Trans     [][]Neighbor // top successors, by weight
-	CoOc      [][]Neighbor // top co-occurrence neighbours, by weight
-	Weights   map[string]float64
-	Scales    map[string]float64 // feature standardization (1/std) used with Weights
+	Meta    [][]string
+	Pop     []float32 // interaction counts in the training logs
+	Recent  []float32 // recency-weighted counts (rec.RecentPopularity, window 10, decay 0.8)
+	Dim     int
+	Factors []float32 // Items × Dim, dequantized at load
+	Bias    []float32
+	SeqDim  int          // dimension of the factorised transition model (0 = none)
+	SeqCtx  []float32    // Items × SeqDim: C_i, the item as the previous item
+	SeqItem []float32    // Items × SeqDim: W_j, the item as the next item
+	SeqBias []float32    // Items (empty when SeqDim is 0)
+	Trans   [][]Neighbor // top successors, by weight
+	CoOc    [][]Neighbor // top co-occurrence neighbours, by weight
+	Weights map[string]float64
+	Scales  map[string]float64 // feature standardization (1/std) used with Weights
 	// Intent is the domain's table for the instruction interpreter
 	// (aliases, filler words, title facets); nil when the catalog ships
 	// none (the JSON form's "intent").

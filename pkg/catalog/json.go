@@ -16,18 +16,18 @@ const Format = "recmem.catalog"
 // JSON is the human-readable form of a catalog, for small fixtures and
 // conformance cases; large catalogs use the binary form.
 type JSON struct {
-	Format    string                 `json:"format"`
-	Version   int                    `json:"version"`
-	Dataset   string                 `json:"dataset,omitempty"`
-	MetaNames []string               `json:"meta_names"`
+	Format    string   `json:"format"`
+	Version   int      `json:"version"`
+	Dataset   string   `json:"dataset,omitempty"`
+	MetaNames []string `json:"meta_names"`
 	// Facets types the columns (optional; inferred from the values when
 	// absent): [{"name": "genre", "type": "list"}, {"name": "year",
 	// "type": "number", "unit": "year"}].
-	Facets []Facet `json:"facets,omitempty"`
-	Dim    int     `json:"dim"`
-	SeqDim    int                    `json:"seq_dim,omitempty"`
-	Items     []JSONItem             `json:"items"`
-	Weights   map[string]JSONFeature `json:"weights,omitempty"`
+	Facets  []Facet                `json:"facets,omitempty"`
+	Dim     int                    `json:"dim"`
+	SeqDim  int                    `json:"seq_dim,omitempty"`
+	Items   []JSONItem             `json:"items"`
+	Weights map[string]JSONFeature `json:"weights,omitempty"`
 	// Intent is the instruction interpreter's table for this domain
 	// (pkg/intent.Table): aliases, filler words, title facets.
 	Intent *intent.Table `json:"intent,omitempty"`

@@ -74,14 +74,14 @@ func TestUnderstandFilms(t *testing.T) {
 func TestNumberNotes(t *testing.T) {
 	l := films(t)
 	for in, note := range map[string]string{
-		"under $20":               "this catalog has no prices",
-		"before year -5":          "matches nothing in this catalog",
-		"between 1995 and 1980":   "is read as 1980 to 1995",
-		"for my 7-year-old":       "",
-		"at least 4 stars":        "this catalog has no ratings",
-		"under 10":                "not sure what",
-		"less than 90 minutes":    "this catalog has no durations",
-		"under $999999999999":     "this catalog has no prices",
+		"under $20":             "this catalog has no prices",
+		"before year -5":        "matches nothing in this catalog",
+		"between 1995 and 1980": "is read as 1980 to 1995",
+		"for my 7-year-old":     "",
+		"at least 4 stars":      "this catalog has no ratings",
+		"under 10":              "not sure what",
+		"less than 90 minutes":  "this catalog has no durations",
+		"under $999999999999":   "this catalog has no prices",
 	} {
 		got := strings.Join(l.Parse(in, nil).Notes, " | ")
 		if note == "" && got != "" || !strings.Contains(got, note) {
