@@ -60,7 +60,8 @@ var stopwordList = `a an the of for to on in at with by from about me my mine i 
 	el los las uno unos unas del al con por para mi mis tus su sus yo me te lo quiero quisiera busco algo alguna algunas
 	alguno algunos favor gracias hola recomienda recomiendame muestrame dame muy
 	der die das den dem des ein eine einen einem einer mit fur von zu im auf bei ich mir mich du dir wir uns ihr sie es ist
-	sind bin mochte suche bitte danke hallo etwas sehr zeig zeige empfiehl gib`
+	sind bin mochte suche bitte danke hallo etwas sehr zeig zeige empfiehl gib aus
+	released release made came come out`
 
 // vagueList are words that describe taste without naming anything a catalog
 // holds ("fun", "relaxing"): never linked to a title word by chance, always
@@ -103,6 +104,16 @@ func init() {
 		}
 	}
 	for _, m := range []map[string]string{unitAfter, unitBefore} {
+		for k := range m {
+			cueWords[k] = true
+		}
+	}
+	for _, m := range []map[string]bool{decadeLead, decadeTail, childWords, rangeOpen, rangeJoin} {
+		for k := range m {
+			cueWords[k] = true
+		}
+	}
+	for _, m := range []map[string]float64{decadeWords, numberWords} {
 		for k := range m {
 			cueWords[k] = true
 		}

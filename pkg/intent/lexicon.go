@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/recmem/recmem/pkg/text"
@@ -118,4 +119,13 @@ func detail(typed string, e Entity, inferred bool) string {
 		s += fmt.Sprintf("%s is inferred from the catalog's data, not given by it", e.Value)
 	}
 	return s
+}
+
+// Concepts returns a copy of the embedded lexicon's concepts.
+func Concepts() []Concept {
+	out := make([]Concept, len(lexicon.Concepts))
+	for k, c := range lexicon.Concepts {
+		out[k] = Concept{Values: slices.Clone(c.Values), Words: slices.Clone(c.Words)}
+	}
+	return out
 }

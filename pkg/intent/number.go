@@ -96,6 +96,9 @@ func init() {
 	decadeWords = norm
 }
 
+// numberArticles may stand between a comparison and a decade.
+var numberArticles = map[string]bool{"the": true, "den": true, "der": true, "les": true, "la": true, "el": true, "die": true}
+
 // comparator is what a comparison word does to the number after it.
 type comparator int
 
@@ -194,8 +197,8 @@ func (p *parser) numAt(j int) (v float64, n int, unit string, decade bool) {
 	if x, ok := numberWords[t.Norm]; ok {
 		return x, 1, "", false
 	}
-	// "1970s", "70s", "80er": a decade.
-	for _, suf := range []string{"s", "er"} {
+	// "1970s", "70s", "80er", "90ern": a decade.
+	for _, suf := range []string{"s", "er", "ern"} {
 		if d := strings.TrimSuffix(w, suf); d != w && isDigits(d) {
 			if x, _ := strconv.Atoi(d); isDecadeNumber(float64(x)) {
 				return decadeStart(float64(x)), 1, UnitYear, true
@@ -314,6 +317,11 @@ func (p *parser) numeric(i int) (int, *mention) {
 		return n + j - i, m
 	}
 	if k, c := phraseAt(p, j, comparators, maxComparator); k > 0 {
+		if p.isWord(j+k) && numberArticles[p.toks[j+k].Norm] {
+			if _, n, _, d := p.numAt(j + k + 1); n > 0 && d {
+				k++ // "from the 80s", "aus den 90ern"
+			}
+		}
 		if _, n, _, _ := p.numAt(j + k); n > 0 {
 			cmp = c
 			j += k

@@ -211,11 +211,16 @@ func (p *parser) cueAt(i int) (int, cueKind) {
 func (p *parser) onCue(i, k int, kind cueKind) {
 	switch kind {
 	case cueExclude, cueAvoid:
-		p.closeScope()
-		p.mode = scopeExclude
+		mode := scopeExclude
 		if kind == cueAvoid {
-			p.mode = scopeAvoid
+			mode = scopeAvoid
 		}
+		if p.mode == mode && !p.cueUsed {
+			p.cue += " " + p.span(i, k) // "no quiero nada de": one negation
+			return
+		}
+		p.closeScope()
+		p.mode = mode
 		p.cue = p.span(i, k)
 	case cueOnly:
 		j := i + k

@@ -26,7 +26,10 @@ type Item struct {
 type RankerSpec struct {
 	Comment   string                     `json:"comment"`
 	MetaNames []string                   `json:"meta_names"`
-	Weights   map[string]json.RawMessage `json:"weights"`
+	// Facets types the columns (list, number, inferred), as the catalog's
+	// JSON form declares them.
+	Facets  json.RawMessage            `json:"facets,omitempty"`
+	Weights map[string]json.RawMessage `json:"weights"`
 }
 
 // Catalog is what a run ranks over: the items, the page's ranker spec, the
@@ -54,11 +57,12 @@ func (c Catalog) JSON() ([]byte, error) {
 		Version   int                        `json:"version"`
 		Dataset   string                     `json:"dataset"`
 		MetaNames []string                   `json:"meta_names"`
+		Facets    json.RawMessage            `json:"facets,omitempty"`
 		Dim       int                        `json:"dim"`
 		Items     []item                     `json:"items"`
 		Weights   map[string]json.RawMessage `json:"weights"`
 		Intent    json.RawMessage            `json:"intent,omitempty"`
-	}{Format: "recmem.catalog", Version: 1, Dataset: c.Dataset, MetaNames: c.Spec.MetaNames, Weights: c.Spec.Weights, Intent: c.Intent}
+	}{Format: "recmem.catalog", Version: 1, Dataset: c.Dataset, MetaNames: c.Spec.MetaNames, Facets: c.Spec.Facets, Weights: c.Spec.Weights, Intent: c.Intent}
 	for _, it := range c.Items {
 		m := make([]string, len(c.Spec.MetaNames))
 		for k, n := range c.Spec.MetaNames {

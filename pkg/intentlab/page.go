@@ -5,18 +5,20 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // demoItem is one item of web/catalog/games-demo.json (the fields the page
 // ranks with; `recmem demo-catalog` writes the file).
 type demoItem struct {
-	ID         string `json:"id"`
-	Title      string `json:"title"`
-	Platform   string `json:"platform"`
-	Kind       string `json:"kind"`
-	Format     string `json:"format"`
-	Series     string `json:"series"`
-	Popularity int    `json:"popularity"`
+	ID         string   `json:"id"`
+	Title      string   `json:"title"`
+	Platform   string   `json:"platform"`
+	Kind       string   `json:"kind"`
+	Format     string   `json:"format"`
+	Series     string   `json:"series"`
+	Genre      []string `json:"genre"`
+	Popularity int      `json:"popularity"`
 }
 
 // ReadPageCatalog reads the catalog the page ranks with: the demo catalog
@@ -56,7 +58,8 @@ func ReadPageCatalog(catFile, specFile, tableFile string) (Catalog, error) {
 	}
 	for _, it := range demo.Items {
 		cat.Items = append(cat.Items, Item{ID: it.ID, Pop: it.Popularity, Fields: map[string]string{
-			"title": it.Title, "platform": it.Platform, "kind": it.Kind, "format": it.Format, "series": it.Series}})
+			"title": it.Title, "platform": it.Platform, "kind": it.Kind, "format": it.Format, "series": it.Series,
+			"genre": strings.Join(it.Genre, "|")}})
 	}
 	return cat, nil
 }

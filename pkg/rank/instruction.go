@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,10 +22,15 @@ import (
 //     met preference outranks any other feature and the score stays
 //     monotone with the order.
 //   - The instruction's text features (instruction, instruction_dense) read
-//     only the words of its positive scope; words of a negated scope that
-//     could not be grounded ("no shooters") subtract NegativeWeight × their
-//     word-vector cosine with the item, when positive. A negated word never
-//     adds score.
+//     what was grounded in its positive scope, in the catalog's words (the
+//     value "Horror" for "spooky"), and its hints. A hint is a word that
+//     could not be grounded, or one grounded only in an inferred facet
+//     (whose values miss many items): a positive one feeds the text
+//     features, a negated one ("no shooters") subtracts NegativeWeight ×
+//     its word-vector cosine with the item, when positive. Hints are said
+//     out loud: a note in understood names them, and every item a negated
+//     hint moves says so in its explanation. A negated word never adds
+//     score. NoHints turns them off.
 
 // DefaultNegativeWeight is the default weight of the negated, ungrounded
 // words' word-vector penalty (raw cosine units; the page's instruction_dense
@@ -84,6 +90,9 @@ func (r *Ranker) Understand(req Request) Understanding {
 		x = intent.NewExtra(metas)
 	}
 	u := Understanding{Intent: r.lk.Parse(req.Instruction, x)}
+	if !r.NoHints {
+		hints(&u.Intent)
+	}
 	u.Enforced = u.Intent
 	u.Kept = len(req.Candidates)
 	if !u.Intent.Hard() {
@@ -103,6 +112,44 @@ func (r *Ranker) Understand(req Request) Understanding {
 		}
 	}
 	return u
+}
+
+// hints adds to the intent's hint words those of its clauses grounded only
+// in an inferred facet, and notes what the hints are.
+func hints(in *intent.Intent) {
+	var inferred []string
+	add := func(cs []intent.Clause, to *[]string) {
+		for _, c := range cs {
+			if c.How == intent.HowInferred {
+				for _, w := range text.AnalyzedWords(c.Text) {
+					if !slices.Contains(*to, w) {
+						*to = append(*to, w)
+					}
+				}
+				if !slices.Contains(inferred, c.Text) {
+					inferred = append(inferred, c.Text)
+				}
+			}
+		}
+	}
+	add(in.Only, &in.Positive)
+	add(in.Prefer, &in.Positive)
+	add(in.Exclude, &in.Negative)
+	add(in.Avoid, &in.Negative)
+	if len(in.Unknown) > 0 && len(in.Positive)+len(in.Negative) > 0 {
+		in.Notes = append(in.Notes, "not understood: "+quoteList(in.Unknown)+": used only as a hint, by word similarity with the titles (the list says where it moved an item)")
+	}
+	if len(inferred) > 0 {
+		in.Notes = append(in.Notes, "inferred: "+quoteList(inferred)+" matched values this catalog infers from its data, which miss many items; word similarity with the titles is used as a hint too")
+	}
+}
+
+func quoteList(ws []string) string {
+	q := make([]string, len(ws))
+	for k, w := range ws {
+		q[k] = strconv.Quote(w)
+	}
+	return strings.Join(q, ", ")
 }
 
 // Constrained returns the request with only the candidates that meet the
@@ -151,15 +198,20 @@ func (r *Ranker) Enforce(ranked []Ranked, req Request) []Ranked {
 	return out
 }
 
-// positiveText is what the instruction's text features read: the words of
-// the positive scope, grounded or not (never a negated word).
-func positiveText(in *intent.Intent) string {
-	parts := append([]string(nil), in.Positive...)
-	for _, c := range in.Prefer {
-		parts = append(parts, c.Text)
+// positiveText is what the instruction's text features read: what the
+// positive scope grounded, in the catalog's words (never a negated word; a
+// number clause has no words), and with hints the ungrounded words too.
+func positiveText(in *intent.Intent, hints bool) string {
+	var parts []string
+	if hints {
+		parts = append(parts, in.Positive...)
 	}
-	for _, c := range in.Only {
-		parts = append(parts, c.Text)
+	for _, cs := range [][]intent.Clause{in.Prefer, in.Only} {
+		for _, c := range cs {
+			if c.How != intent.HowNumber {
+				parts = append(parts, c.Label())
+			}
+		}
 	}
 	return strings.Join(parts, " ")
 }
@@ -170,7 +222,7 @@ func positiveText(in *intent.Intent) string {
 func (r *Ranker) softParts(in *intent.Intent, req Request, out []Ranked) {
 	items := r.matchItems(req.Candidates)
 	var neg []float32
-	if len(in.Negative) > 0 {
+	if len(in.Negative) > 0 && !r.NoHints {
 		neg = r.vec.Sentence(in.Negative)
 	}
 	nw := r.NegativeWeight
@@ -194,7 +246,7 @@ func (r *Ranker) softParts(in *intent.Intent, req Request, out []Ranked) {
 			if cos := vector.Dot(neg, cv); cos > 0 && len(cv) > 0 {
 				pen := round6(-float64(nw * cos))
 				out[k].Explanation.Children = append(out[k].Explanation.Children, Explanation{Value: pen,
-					Message: "instruction, not wanted (word vectors): " + strings.Join(in.Negative, " ") + " = " + strconv.FormatFloat(cos, 'g', 4, 64)})
+					Message: "instruction hint, not understood but used (word vectors): " + strings.Join(in.Negative, " ") + " = " + strconv.FormatFloat(cos, 'g', 4, 64)})
 				out[k].Explanation.Value = round6(out[k].Explanation.Value + pen)
 				out[k].Score = out[k].Explanation.Value
 			}

@@ -167,8 +167,12 @@ type Ranker struct {
 	// lk grounds instructions in the catalog (pkg/intent).
 	lk *intent.Linker
 	// NegativeWeight weighs the penalty of an instruction's negated,
-	// ungrounded words (0 = DefaultNegativeWeight).
+	// ungrounded words (0 = DefaultNegativeWeight), when UnknownHints.
 	NegativeWeight float64
+	// NoHints turns off the hints (instruction.go): the words an
+	// instruction could not ground, and those grounded only in an inferred
+	// facet, then change nothing.
+	NoHints bool
 }
 
 // New prepares a ranker: the BM25 statistics of the catalog's item texts and
@@ -446,7 +450,7 @@ func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
 func (r *Ranker) Vectors(u User, req Request) ([][]float64, error) {
 	instruction := req.Instruction
 	if req.Intent != nil {
-		instruction = positiveText(req.Intent)
+		instruction = positiveText(req.Intent, !r.NoHints)
 	}
 	x := r.contextFor(u, instruction)
 	out := make([][]float64, len(req.Candidates))

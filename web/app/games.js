@@ -196,7 +196,8 @@ export async function deleteChunk(app, chunk) {
 export function rankerCatalog(items, spec, table) {
   const names = spec.meta_names;
   return {
-    format: 'recmem.catalog', version: 1, dataset: 'games-demo', meta_names: names, dim: 0,
+    format: 'recmem.catalog', version: 2, dataset: 'games-demo', meta_names: names, dim: 0,
+    ...(spec.facets ? { facets: spec.facets } : {}),
     items: items.map((it) => ({ id: it.id, meta: names.map((k) => it[k] ?? ''), pop: it.popularity })),
     weights: spec.weights,
     ...(table ? { intent: table } : {}),

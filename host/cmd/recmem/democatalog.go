@@ -34,7 +34,9 @@ type DemoItem struct {
 	Kind       string `json:"kind"`
 	Format     string `json:"format"`
 	Series     string `json:"series,omitempty"`
-	Popularity int    `json:"popularity"`
+	// Genre is inferred from titles and co-occurrence (democatalog_genre.go).
+	Genre      []string `json:"genre,omitempty"`
+	Popularity int      `json:"popularity"`
 }
 
 // DemoCatalog is the file web/catalog/games-demo.json.
@@ -127,6 +129,7 @@ func buildDemoCatalog(ds *dataset.RecBole, n int) DemoCatalog {
 		}
 		c.Items = append(c.Items, it)
 	}
+	inferGenres(ds, titles, order, &c)
 	return c
 }
 
