@@ -24,8 +24,8 @@ type Item struct {
 // RankerSpec is web/catalog/games-ranker.json: how the page turns the demo
 // catalog into the ranker's catalog (its metadata columns and the weights).
 type RankerSpec struct {
-	Comment   string                     `json:"comment"`
-	MetaNames []string                   `json:"meta_names"`
+	Comment   string   `json:"comment"`
+	MetaNames []string `json:"meta_names"`
 	// Facets types the columns (list, number, inferred), as the catalog's
 	// JSON form declares them.
 	Facets  json.RawMessage            `json:"facets,omitempty"`

@@ -28,12 +28,12 @@ func init() {
 // and series are derived from the title alone; popularity is the number of
 // users of Games-6k.test.inter whose history or target holds the item.
 type DemoItem struct {
-	ID         string `json:"id"`
-	Title      string `json:"title"`
-	Platform   string `json:"platform,omitempty"`
-	Kind       string `json:"kind"`
-	Format     string `json:"format"`
-	Series     string `json:"series,omitempty"`
+	ID       string `json:"id"`
+	Title    string `json:"title"`
+	Platform string `json:"platform,omitempty"`
+	Kind     string `json:"kind"`
+	Format   string `json:"format"`
+	Series   string `json:"series,omitempty"`
 	// Genre is inferred from titles and co-occurrence (democatalog_genre.go).
 	Genre      []string `json:"genre,omitempty"`
 	Popularity int      `json:"popularity"`
