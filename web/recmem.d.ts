@@ -36,6 +36,20 @@ export interface ApplyOpsOutput {
   summary: Summary;
 }
 
+/**
+ * CatalogFacet is one metadata column of the loaded catalog: its name, its
+ * type (text, list or number), a number's unit and range, and whether its
+ * values are inferred from the data rather than given.
+ */
+export interface CatalogFacet {
+  name: string;
+  type: string;
+  unit?: string;
+  min?: number;
+  max?: number;
+  inferred?: boolean;
+}
+
 /** CategoryCount is the number of chunks one category holds. */
 export interface CategoryCount {
   category: string;
@@ -115,13 +129,45 @@ export interface ChunkRef {
 }
 
 /**
- * Clause is one grounded part of an intent: an entity and the words it was
- * read from.
+ * Clause is one grounded part of an intent: an entity (or a range of a
+ * number facet) and the words it was read from, with how they were grounded.
  */
 export interface Clause {
   facet: string;
+  /**
+   * Value is the facet's value; for a number clause, the range in words
+   * ("1970 to 1979", "at most 30").
+   */
   value: string;
+  /** Text is the words as typed. */
   text: string;
+  /**
+   * How is how the words were grounded: exact, alias, synonym, typo,
+   * inferred, number or implied (the How* constants).
+   */
+  how: string;
+  /**
+   * Detail says it in words when the grounding is not the words
+   * themselves: "spooky → Horror (everyday word)", "metriod → Metroid
+   * (typo: one letter)", "Racing is inferred from titles and what
+   * people took together".
+   */
+  detail?: string;
+  /**
+   * Min and Max bound a number clause (either may be open); Unit is
+   * what the number counts (year, price, age, rating, minutes).
+   */
+  min?: number;
+  max?: number;
+  unit?: string;
+  /** MinOpen and MaxOpen make a bound strict ("under $30": below 30). */
+  min_open?: boolean;
+  max_open?: boolean;
+  /**
+   * Group names the phrase that named several values at once
+   * ("Nintendo": eleven platforms), so that they are shown as one.
+   */
+  group?: string;
 }
 
 /**
@@ -403,12 +449,24 @@ export interface Intent {
    * negation with nothing after it, an "only" that could not be grounded).
    */
   notes: string[];
+  /**
+   * Hints are the words, as typed, that the ranker used only as hints
+   * (word similarity), never as a match: the negated words not
+   * understood and those grounded only in an inferred facet. Set by the
+   * ranker (pkg/rank), which decides whether hints are used.
+   */
+  hints?: string[];
 }
 
 /** LoadCatalogOutput describes the catalog load_catalog loaded. */
 export interface LoadCatalogOutput {
   dataset: string;
   dim: number;
+  /**
+   * Facets types each metadata column: what an instruction can ask of
+   * it (a list's values one by one, a number's range).
+   */
+  facets: CatalogFacet[];
   format_version: number;
   items: number;
   meta: string[];

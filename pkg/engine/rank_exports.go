@@ -144,12 +144,27 @@ var ErrNoCatalog = errors.New("no catalog loaded (call load_catalog first)")
 
 // LoadCatalogOutput describes the catalog load_catalog loaded.
 type LoadCatalogOutput struct {
-	Dataset       string   `json:"dataset"`
-	Dim           int      `json:"dim"`
-	FormatVersion int      `json:"format_version"`
-	Items         int      `json:"items"`
-	Meta          []string `json:"meta"`
-	OK            bool     `json:"ok"`
+	Dataset string `json:"dataset"`
+	Dim     int    `json:"dim"`
+	// Facets types each metadata column: what an instruction can ask of
+	// it (a list's values one by one, a number's range).
+	Facets        []CatalogFacet `json:"facets"`
+	FormatVersion int            `json:"format_version"`
+	Items         int            `json:"items"`
+	Meta          []string       `json:"meta"`
+	OK            bool           `json:"ok"`
+}
+
+// CatalogFacet is one metadata column of the loaded catalog: its name, its
+// type (text, list or number), a number's unit and range, and whether its
+// values are inferred from the data rather than given.
+type CatalogFacet struct {
+	Name     string   `json:"name"`
+	Type     string   `json:"type"`
+	Unit     string   `json:"unit,omitempty"`
+	Min      *float64 `json:"min,omitempty"`
+	Max      *float64 `json:"max,omitempty"`
+	Inferred bool     `json:"inferred,omitempty"`
 }
 
 func loadCatalogExport(e *Engine, input []byte) (LoadCatalogOutput, error) {
@@ -158,7 +173,15 @@ func loadCatalogExport(e *Engine, input []byte) (LoadCatalogOutput, error) {
 		return LoadCatalogOutput{}, fmt.Errorf("input: %w", err)
 	}
 	e.rec = &recAsset{cat: cat, ranker: rank.New(cat)}
-	return LoadCatalogOutput{Dataset: cat.Dataset, Dim: cat.Dim, FormatVersion: catalog.Version, Items: cat.Len(),
+	facets := make([]CatalogFacet, len(cat.Facets))
+	for k, f := range cat.Facets {
+		facets[k] = CatalogFacet{Name: f.Name, Type: f.Type, Unit: f.Unit, Inferred: f.Inferred}
+		if f.Type == catalog.TypeNumber {
+			lo, hi := f.Min, f.Max
+			facets[k].Min, facets[k].Max = &lo, &hi
+		}
+	}
+	return LoadCatalogOutput{Dataset: cat.Dataset, Dim: cat.Dim, Facets: facets, FormatVersion: catalog.Version, Items: cat.Len(),
 		Meta: cat.MetaNames, OK: true}, nil
 }
 

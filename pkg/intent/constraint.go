@@ -2,6 +2,7 @@ package intent
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -27,9 +28,15 @@ type group struct {
 func (g *group) passes(i int) bool { return g.meets[i] == g.only }
 
 func (g *group) label() string {
-	ls := make([]string, len(g.clauses))
-	for k, c := range g.clauses {
-		ls[k] = c.Label()
+	var ls []string
+	for _, c := range g.clauses {
+		l := c.Label()
+		if c.Group != "" {
+			l = c.Group
+		}
+		if !slices.Contains(ls, l) {
+			ls = append(ls, l)
+		}
 	}
 	return strings.Join(ls, " or ")
 }
@@ -89,8 +96,21 @@ func (l *Linker) Filter(in *Intent, items []*Item) (keep []bool, relaxed []Relax
 		}
 		g.clauses = append(g.clauses, c)
 	}
+	// An exclusion is its own group, but the values one phrase named
+	// ("not Nintendo": eleven platforms) are one.
+	byPhrase := map[string]*group{}
 	for _, c := range in.Exclude {
-		gs = append(gs, &group{facet: c.Facet, clauses: []Clause{c}, active: true})
+		if c.Group != "" {
+			if g := byPhrase[c.Facet+"\x00"+c.Group]; g != nil {
+				g.clauses = append(g.clauses, c)
+				continue
+			}
+		}
+		g := &group{facet: c.Facet, clauses: []Clause{c}, active: true}
+		gs = append(gs, g)
+		if c.Group != "" {
+			byPhrase[c.Facet+"\x00"+c.Group] = g
+		}
 	}
 	for _, g := range gs {
 		g.meets = make([]bool, len(items))
@@ -170,7 +190,7 @@ func (in Intent) Without(relaxed []Relaxed) Intent {
 			// An "only" group may mix the title and title facets.
 			if r.Constraint == kind && (r.Facet == c.Facet || kind == "only") {
 				for _, v := range strings.Split(r.Value, " or ") {
-					if v == c.Label() {
+					if v == c.Label() || (c.Group != "" && v == c.Group) {
 						return true
 					}
 				}
@@ -203,7 +223,23 @@ func (l *Linker) Meeting(in *Intent, it *Item) (parts []string, prefer, avoid in
 			parts = append(parts, c.Label())
 		}
 	}
+	// The values one phrase named are said once ("not Nintendo").
+	said := map[string]bool{}
 	for _, c := range in.Exclude {
+		if c.Group != "" {
+			if said[c.Group] {
+				continue
+			}
+			met := false
+			for _, o := range in.Exclude {
+				met = met || (o.Group == c.Group && l.Meets(o, it))
+			}
+			said[c.Group] = true
+			if !met {
+				parts = append(parts, "not "+c.Group)
+			}
+			continue
+		}
 		if !l.Meets(c, it) {
 			parts = append(parts, "not "+c.Label())
 		}

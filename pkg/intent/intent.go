@@ -86,6 +86,13 @@ type Intent struct {
 	// (a negated word never adds score).
 	Positive []string `json:"-"`
 	Negative []string `json:"-"`
+	// Hints are the words, as typed, that the ranker used only as hints
+	// (word similarity), never as a match: the negated words not
+	// understood and those grounded only in an inferred facet. Set by the
+	// ranker (pkg/rank), which decides whether hints are used.
+	Hints []string `json:"hints,omitempty"`
+	// NegatedUnknown are the words of Unknown read in a negated scope.
+	NegatedUnknown []string `json:"-"`
 }
 
 // Empty reports whether the intent asks nothing of the ranker.

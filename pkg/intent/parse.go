@@ -3,6 +3,7 @@ package intent
 import (
 	"fmt"
 	"github.com/recmem/recmem/pkg/text"
+	"slices"
 	"strings"
 )
 
@@ -519,6 +520,9 @@ func (p *parser) unknown(t text.Token) {
 	switch p.mode {
 	case scopeExclude, scopeAvoid:
 		p.in.Negative = append(p.in.Negative, t.Norm)
+		if !slices.Contains(p.in.NegatedUnknown, t.Orig) {
+			p.in.NegatedUnknown = append(p.in.NegatedUnknown, t.Orig)
+		}
 	case scopeOnly:
 		p.note(fmt.Sprintf("%q after %q matches nothing in the catalog: used as a soft preference, not as a constraint", t.Orig, p.cue))
 		p.in.Positive = append(p.in.Positive, t.Norm)

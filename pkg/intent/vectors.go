@@ -12,14 +12,15 @@ import (
 // in the lexicon is grounded in the facet value nearest to it by the embedded
 // word vectors, when their cosine is at least SynonymCos. Only the values of
 // facets with few distinct values are candidates (genres, kinds, formats:
-// at most maxVectorValues values, every word of the value known to the
-// table), so that a word is never grounded in one of a thousand series by
-// chance. The threshold is calibrated on the development instruction cases.
+// at most maxVectorValues values; one word each, known to the table), so
+// that a word is never grounded in one of a thousand series by
+// chance; and never a common English word ("user", "first": near everything)
+// or a cue. The threshold is calibrated on the development instruction cases.
 
 // DefaultSynonymCos is the default cosine threshold (Linker.SynonymCos),
 // chosen on the development cases of testdata/instructions (see
 // docs/instructions.md).
-const DefaultSynonymCos = 0.62
+const DefaultSynonymCos = 0.7
 
 // maxVectorValues bounds the facets whose values a word can be grounded in
 // by word vectors.
@@ -48,8 +49,8 @@ func (l *Linker) valueVectors() []valueVec {
 		}
 		for _, k := range sortedKeys(l.phrases) {
 			for _, e := range l.phrases[k] {
-				if e.How != HowExact || perFacet[e.Facet] > maxVectorValues {
-					continue
+				if e.How != HowExact || perFacet[e.Facet] > maxVectorValues || strings.Contains(k, " ") {
+					continue // a value of several words averages to a vague direction
 				}
 				if v := l.embed(strings.Fields(k)); v != nil {
 					l.lazy.vals = append(l.lazy.vals, valueVec{e: e, vec: v})
@@ -133,8 +134,11 @@ func (l *Linker) nearestValue(w string) ([]Entity, float64) {
 // vectorSynonym grounds word i by word vectors, or reports false.
 func (p *parser) vectorSynonym(i int) bool {
 	t := p.toks[i]
-	if vague[t.Norm] || stopwords[t.Norm] || len(t.Norm) < 3 || isDigits(t.Norm) {
+	if vague[t.Norm] || stopwords[t.Norm] || cueWords[t.Norm] || len(t.Norm) < 3 || isDigits(t.Norm) {
 		return false
+	}
+	if p.l.Common != nil && p.l.Common(t.Norm) {
+		return false // "user", "first": a common word is near everything
 	}
 	ents, cos := p.l.nearestValue(t.Norm)
 	if len(ents) == 0 {

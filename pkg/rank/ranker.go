@@ -450,7 +450,7 @@ func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
 func (r *Ranker) Vectors(u User, req Request) ([][]float64, error) {
 	instruction := req.Instruction
 	if req.Intent != nil {
-		instruction = positiveText(req.Intent, !r.NoHints)
+		instruction = positiveText(req.Intent)
 	}
 	x := r.contextFor(u, instruction)
 	out := make([][]float64, len(req.Candidates))

@@ -8,9 +8,40 @@ import { $, h, fill } from './dom.js';
 
 const KINDS = [['only', 'only'], ['exclude', 'not'], ['prefer', 'prefer'], ['avoid', 'avoid']];
 
-// label is how a clause is shown: the value, or the typed words for a title
-// phrase (as pkg/intent's Clause.Label).
-export const label = (c) => (c.facet === 'title' ? c.text : c.value);
+// label is how a clause is shown: the value; the typed words for a title
+// phrase (its corrected words for a typo); a number facet and its range (as
+// pkg/intent's Clause.Label).
+export function label(c) {
+  if (c.facet === 'title') return c.how === 'typo' ? c.value : c.text;
+  if (c.how === 'number') return `${c.facet} ${c.value}`;
+  return c.value;
+}
+
+// HOW says, on a chip, how its words were grounded when it was not as typed.
+const HOW = {
+  alias: (c) => `from “${c.text}”`,
+  synonym: (c) => `“${c.text}” means it`,
+  typo: (c) => `read “${c.text}” as a typo`,
+  inferred: () => 'inferred from titles, may miss some',
+  implied: (c) => `implied by “${c.text}”`,
+};
+
+// groups folds the clauses of one kind that one phrase named ("not
+// Nintendo": eleven platforms) into one entry, in order.
+export function groups(cs) {
+  const out = [];
+  const byGroup = new Map();
+  cs.forEach((c, i) => {
+    if (c.group && byGroup.has(c.group)) {
+      byGroup.get(c.group).items.push({ c, i });
+      return;
+    }
+    const g = { label: c.group || label(c), items: [{ c, i }] };
+    if (c.group) byGroup.set(c.group, g);
+    out.push(g);
+  });
+  return out;
+}
 
 // canonicalInstruction writes an understood intent back as an instruction
 // the interpreter reads the same way: the page puts it in the box when a
@@ -20,18 +51,18 @@ export function canonicalInstruction(u) {
   const parts = [];
   // One "only" sentence: the interpreter groups its values by facet itself
   // (either of one facet, all facets at once), as the user's words did.
-  const only = [...new Set((u.only ?? []).map(label))];
+  const only = [...new Set(groups(u.only ?? []).map((g) => g.label))];
   if (only.length) parts.push(`only ${only.join(' or ')}`);
-  for (const c of u.exclude ?? []) parts.push(`not ${label(c)}`);
-  for (const c of u.prefer ?? []) parts.push(`preferably ${label(c)}`);
-  for (const c of u.avoid ?? []) parts.push(`less ${label(c)}`);
+  for (const g of groups(u.exclude ?? [])) parts.push(`not ${g.label}`);
+  for (const g of groups(u.prefer ?? [])) parts.push(`preferably ${g.label}`);
+  for (const g of groups(u.avoid ?? [])) parts.push(`less ${g.label}`);
   return parts.join('. ');
 }
 
-// without returns the understood intent less one clause.
-function without(u, kind, i) {
+// without returns the understood intent less some clauses of one kind.
+function without(u, kind, indexes) {
   const v = structuredClone(u);
-  v[kind].splice(i, 1);
+  v[kind] = v[kind].filter((_, i) => !indexes.includes(i));
   return v;
 }
 
@@ -49,14 +80,22 @@ export function renderUnderstood(out, { onInstruction, onAvoid, canAvoid, avoide
   box.hidden = false;
   const chips = [];
   for (const [kind, word] of KINDS) {
-    (u[kind] ?? []).forEach((c, i) => {
-      chips.push(h('span', { class: `chip ${kind}`, dataset: { kind, facet: c.facet, value: c.value }, title: `${c.facet}: ${c.value} (from "${c.text}")` },
-        `${word}: ${label(c)}`,
-        h('button', { class: 'chip-x', 'aria-label': `remove ${word}: ${label(c)}`, onclick: () => onInstruction(canonicalInstruction(without(u, kind, i))) }, '×')));
-    });
+    for (const g of groups(u[kind] ?? [])) {
+      const c = g.items[0].c;
+      const n = g.items.length;
+      const text = n > 1 ? `${word}: ${g.label} (${n})` : `${word}: ${g.label}`;
+      const how = HOW[c.how]?.(c);
+      const title = n > 1 ? `${g.items.map((x) => label(x.c)).join(', ')} (from “${c.text}”)` : (c.detail || `${c.facet}: ${c.value} (from “${c.text}”)`);
+      chips.push(h('span', { class: `chip ${kind}`, dataset: { kind, facet: c.facet, value: c.value, how: c.how ?? '', count: String(n) }, title },
+        text, how ? h('small', { class: 'how' }, ` · ${how}`) : '',
+        h('button', { class: 'chip-x', 'aria-label': `remove ${text}`, onclick: () => onInstruction(canonicalInstruction(without(u, kind, g.items.map((x) => x.i)))) }, '×')));
+    }
   }
   for (const w of u.unknown ?? []) {
-    chips.push(h('span', { class: 'chip unknown', dataset: { kind: 'unknown' }, title: 'not found in this catalog: not used as a match' }, `not understood: ${w}`));
+    const hint = (u.hints ?? []).includes(w);
+    chips.push(h('span', { class: 'chip unknown', dataset: { kind: 'unknown' },
+      title: hint ? 'not found in this catalog: used only as a hint (word similarity), never as a match' : 'not found in this catalog: not used' },
+    `not understood: ${w}${hint ? ' (a hint)' : ''}`));
   }
   const lines = [];
   if ((out.relaxed ?? []).length > 0) {
@@ -69,8 +108,11 @@ export function renderUnderstood(out, { onInstruction, onAvoid, canAvoid, avoide
   }
   for (const c of u.conflicts ?? []) lines.push(h('p', { class: 'conflict' }, c));
   for (const n of u.notes ?? []) lines.push(h('p', { class: 'muted' }, n));
-  const offers = canAvoid ? (u.exclude ?? []).filter((c) => !avoided(c)).map((c) =>
-    h('button', { class: 'offer', dataset: { avoid: c.value }, onclick: () => onAvoid(c) }, `Always avoid ${label(c)}`)) : [];
+  // One offer per phrase: "Always avoid Nintendo" keeps all its values. A
+  // number range is not a preference the memory can keep.
+  const offers = canAvoid ? groups((u.exclude ?? []).filter((c) => c.how !== 'number')).filter((g) => g.items.some((x) => !avoided(x.c))).map((g) =>
+    h('button', { class: 'offer', dataset: { avoid: g.items[0].c.value, count: String(g.items.length) },
+      onclick: () => g.items.filter((x) => !avoided(x.c)).reduce((p, x) => p.then(() => onAvoid(x.c)), Promise.resolve()) }, `Always avoid ${g.label}`)) : [];
   if (offers.length) lines.push(h('p', { class: 'offers' }, 'Keep for next time: ', offers));
   fill(box, chips.length ? h('div', { class: 'chips' }, chips) : h('p', { class: 'muted' }, 'Understood: nothing to act on.'), lines);
 }
