@@ -64,8 +64,10 @@ type Linker struct {
 	table  Table
 	filler map[string]bool
 	// implies maps a filler word to the facet value it suggests
-	// (Table.Implies), kept only when the catalog has that value.
+	// (Table.Implies), kept only when the catalog has that value; byDefault
+	// is Table.ImpliesDefault when the catalog has it.
 	implies   map[string]Entity
+	byDefault *Entity
 	titleFace map[string]bool
 	// phrases maps a normalized phrase (a facet value, an alias or an
 	// everyday word) to the entities it names, in catalog order.
@@ -174,6 +176,14 @@ func NewLinkerColumns(cols []Column, meta [][]string, t *Table) *Linker {
 // keepImplies keeps the table's implied values the catalog has, each word
 // a filler word too (it carries no constraint of its own).
 func (l *Linker) keepImplies() {
+	if e := l.table.ImpliesDefault; e != nil && l.facets[e.Facet] > 0 {
+		for _, have := range l.phrases[text.Key(e.Value)] {
+			if have.Facet == e.Facet && have.Value == e.Value {
+				d := Entity{Facet: e.Facet, Value: e.Value, How: HowImplied}
+				l.byDefault = &d
+			}
+		}
+	}
 	for _, w := range sortedKeys(l.table.Implies) {
 		e := l.table.Implies[w]
 		e.Value = strings.TrimSpace(e.Value)

@@ -606,7 +606,8 @@ func (p *parser) imply(t text.Token) {
 			return
 		}
 	}
-	p.implied = append(p.implied, Clause{Facet: e.Facet, Value: e.Value, Text: t.Orig, key: text.Key(e.Value)})
+	p.implied = append(p.implied, Clause{Facet: e.Facet, Value: e.Value, Text: t.Orig, How: HowImplied, key: text.Key(e.Value),
+		Detail: fmt.Sprintf("%q implies %s %s first", t.Orig, e.Facet, e.Value)})
 }
 
 // addImplied turns the implied values into preferences, unless the
@@ -614,6 +615,10 @@ func (p *parser) imply(t text.Token) {
 // its own "only") or excludes or avoids the value. A preference only
 // orders: it never removes an item.
 func (p *parser) addImplied() {
+	if e := p.l.byDefault; e != nil && len(p.implied) == 0 && len(p.in.Only)+len(p.in.Prefer) > 0 {
+		p.implied = append(p.implied, Clause{Facet: e.Facet, Value: e.Value, How: HowImplied, key: text.Key(e.Value),
+			Detail: fmt.Sprintf("no %s named: %s first", e.Facet, e.Value)})
+	}
 	for _, c := range p.implied {
 		named := false
 		for _, o := range p.in.Only {

@@ -31,6 +31,11 @@ type Table struct {
 	Aliases     map[string]map[string][]string `json:"aliases,omitempty"`
 	Filler      []string                       `json:"filler,omitempty"`
 	Implies     map[string]Entity              `json:"implies,omitempty"`
+	// ImpliesDefault is the value a request implies when it names
+	// something but no value of that facet: "I only play on PS2" prefers
+	// games (kind game) to the console and its cables. A preference,
+	// never a filter; "a headset for my PS4" names the kind itself.
+	ImpliesDefault *Entity `json:"implies_default,omitempty"`
 	TitleFacets []string                       `json:"title_facets,omitempty"`
 	// Lexicon adds the domain's own concepts to the embedded lexicon
 	// (lexicon.json): everyday words for the values this catalog holds.
@@ -92,6 +97,9 @@ func (t *Table) Check() error {
 		case e.Facet == "" || e.Facet == "title" || len(text.Key(e.Value)) == 0 || len(e.Value) > maxAliasBytes:
 			return fmt.Errorf("%w: implies.%s: wants a facet (not title) and a value", ErrTable, w)
 		}
+	}
+	if e := t.ImpliesDefault; e != nil && (e.Facet == "" || e.Facet == "title" || len(text.Key(e.Value)) == 0 || len(e.Value) > maxAliasBytes) {
+		return fmt.Errorf("%w: implies_default: wants a facet (not title) and a value", ErrTable)
 	}
 	if err := checkConcepts(t.Lexicon); err != nil {
 		return err
