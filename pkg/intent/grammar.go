@@ -63,6 +63,11 @@ var stopwordList = `a an the of for to on in at with by from about me my mine i 
 	sind bin mochte suche bitte danke hallo etwas sehr zeig zeige empfiehl gib aus
 	released release made came come out`
 
+// englishWords are words of foreignList that English uses too: they keep
+// the English rule.
+var englishWords = map[string]bool{"no": true, "me": true, "die": false, "a": true, "on": true, "ma": false, "son": true,
+	"am": true, "i": true, "des": false, "con": false, "sin": false, "e": true, "o": true, "u": true, "y": true, "et": true}
+
 // vagueList are words that describe taste without naming anything a catalog
 // holds ("fun", "relaxing"): never linked to a title word by chance, always
 // reported as not understood and used only as a soft word-vector signal.
@@ -70,7 +75,26 @@ var vagueList = `fun good great best cool nice awesome amazing favorite favourit
 	easy hard difficult relaxing chill casual cozy cute scary dark light short long quick big small kid kids family friendly adult
 	mature violent calm exciting interesting similar different same top random anything everything nothing stuff`
 
+// foreignList are the words of the French, Spanish and German cues and stop
+// words: a title phrase of two words that starts with one ("Die Hard", "Sin
+// City", "La Noire", "Con Air") wins over it, as a name of three words wins
+// over an English cue.
+var foreignList = `seulement uniquement exclusivement rien que des ne solo solamente unicamente exclusivamente nada mas nur
+	ausschliesslich lediglich bloss pas sans aucun aucune sauf excepte hormis part jamais ni evite eviter question sin ningun
+	ninguna ninguno excepto salvo menos nunca evita evitar odio kein keine keinen keiner keines ohne nicht ausser niemals nie
+	bitte vermeide peu moins pocos pocas weniger plutot preference surtout aime comme preferiblemente sobre todo me gusta
+	gustan como lieber am liebsten vorzugsweise besonders wie mais cependant pourtant par contre pero embargo aber jedoch
+	sondern et ou y o e u und oder noch sowie
+	le la les l un une du de d au aux pour avec en sur dans ce cette ces mon ma mes ton ta tes son sa ses notre nos votre vos
+	leur leurs je j tu il elle on nous vous ils elles moi toi se n qui qu quoi est sont suis etre avoir ai veux voudrais cherche
+	recommande recommander donne donner montre montrer bien tres tout tous quelque quelques chose choses plait svp merci bonjour
+	aimerais adore el los las uno unos unas del al con por para mi mis tus su sus yo te lo quiero quisiera busco algo alguna
+	algunas alguno algunos favor gracias hola recomienda recomiendame muestrame dame muy der die das den dem des ein eine einen
+	einem einer mit fur von zu im auf bei ich mir mich du dir wir uns ihr sie es ist sind bin mochte suche danke hallo etwas
+	sehr zeig zeige empfiehl gib aus`
+
 var (
+	foreign = map[string]bool{}
 	// cueWords are the words of every cue and number phrase: never typos.
 	cueWords  = map[string]bool{}
 	cues      = map[string]cueKind{}
@@ -95,6 +119,11 @@ func init() {
 	}
 	for _, w := range strings.Fields(vagueList) {
 		vague[text.Norm(w)] = true
+	}
+	for _, w := range strings.Fields(foreignList) {
+		if !englishWords[w] {
+			foreign[text.Norm(w)] = true
+		}
 	}
 	for _, m := range []map[string]comparator{comparators, postfixes} {
 		for k := range m {

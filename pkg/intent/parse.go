@@ -343,7 +343,7 @@ func (p *parser) entity(i, minLen int) (int, []Entity) {
 		}
 	}
 	titleMin := max(minLen, facetLen+1)
-	if minLen >= 2 {
+	if minLen >= 2 && !foreign[ws[0]] {
 		titleMin = max(titleMin, 3)
 	}
 	for k := min(len(ws), maxTitleGram); k >= titleMin; k-- {
