@@ -17,6 +17,11 @@ import (
 type Concept struct {
 	Values []string `json:"values"`
 	Words  []string `json:"words"`
+	// Titles are title words that show an item is of the concept ("lego"
+	// for Family), read only when a catalog infers a facet from its titles
+	// (rec.InferFacet): never words an instruction is grounded in, since
+	// "Lego games" asks for Lego, not for family games.
+	Titles []string `json:"titles,omitempty"`
 }
 
 // Lexicon is the cross-domain vocabulary the interpreter ships with, as data
@@ -52,7 +57,7 @@ func checkConcepts(cs []Concept) error {
 		if len(c.Values) == 0 || len(c.Words) == 0 {
 			return fmt.Errorf("%w: lexicon[%d]: wants values and words", ErrTable, i)
 		}
-		for _, w := range append(append([]string(nil), c.Values...), c.Words...) {
+		for _, w := range append(append(append([]string(nil), c.Values...), c.Words...), c.Titles...) {
 			if len(text.Key(w)) == 0 || len(w) > maxAliasBytes {
 				return fmt.Errorf("%w: lexicon[%d]: %q is empty or longer than %d bytes", ErrTable, i, w, maxAliasBytes)
 			}
@@ -125,7 +130,7 @@ func detail(typed string, e Entity, inferred bool) string {
 func Concepts() []Concept {
 	out := make([]Concept, len(lexicon.Concepts))
 	for k, c := range lexicon.Concepts {
-		out[k] = Concept{Values: slices.Clone(c.Values), Words: slices.Clone(c.Words)}
+		out[k] = Concept{Values: slices.Clone(c.Values), Words: slices.Clone(c.Words), Titles: slices.Clone(c.Titles)}
 	}
 	return out
 }

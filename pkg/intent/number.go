@@ -548,9 +548,6 @@ func (l *Linker) numberColumn(unit string, x *Extra) (Column, bool) {
 // ground turns a number mention into a clause of a number facet, or says in
 // a note why it is not used.
 func (p *parser) groundNumber(m *mention) (Clause, bool) {
-	if m.unit == UnitAge {
-		return p.groundAge(m)
-	}
 	col, ok := p.l.numberColumn(m.unit, p.x)
 	if !ok {
 		noun := unitNoun[m.unit]
@@ -580,32 +577,53 @@ func (p *parser) groundNumber(m *mention) (Clause, bool) {
 	return c, true
 }
 
-// groundAge grounds an age ("for my 7-year-old", "kids under 10") in an age
-// facet (the items whose minimum age is at most the child's), or else, for
-// a child, in the catalog's values for children (the lexicon's concept), or
-// says that it cannot.
-func (p *parser) groundAge(m *mention) (Clause, bool) {
+// groundAge grounds an age ("for my 7-year-old", "kids under 10"): in an
+// age facet when the catalog has one (the items whose minimum age is at most
+// the child's); else, for a child of 12 or less, in the catalog's values for
+// children (the lexicon's Children's, Kids, Family: a filter when the
+// catalog gives them, a preference when it only infers them), and, under
+// 17, away from its values for adults (the lexicon's Mature, when the
+// catalog has them); else a note says the catalog has no age ratings.
+// It places the clauses itself and reports whether it placed any.
+func (p *parser) groundAge(m *mention) bool {
 	age := math.Inf(1)
 	if m.max != nil {
 		age = *m.max
 	} else if m.min != nil {
 		age = *m.min
 	}
+	a := strconv.FormatFloat(age, 'f', -1, 64)
 	if col, ok := p.l.numberColumn(UnitAge, p.x); ok {
-		a := age
-		return Clause{Facet: col.Name, Value: "suitable from age " + strconv.FormatFloat(a, 'f', -1, 64) + " or younger",
-			Text: m.words, How: HowNumber, Max: &a, Unit: UnitAge, key: col.Name + " age " + strconv.FormatFloat(a, 'f', -1, 64)}, true
+		x := age
+		p.place(Clause{Facet: col.Name, Value: "suitable from age " + a + " or younger", Text: m.words, How: HowNumber,
+			Max: &x, Unit: UnitAge, key: col.Name + " age " + a})
+		return true
 	}
-	if age <= 12 {
-		if ents := p.l.lookup("kid", p.x); len(ents) > 0 {
+	placed := false
+	if p.mode == scopePositive || p.mode == scopeOnly || p.mode == scopePrefer {
+		if ents := p.l.lookup("kid", p.x); age <= 12 && len(ents) > 0 {
 			e := ents[0]
-			return Clause{Facet: e.Facet, Value: e.Value, Text: m.words, How: p.l.howOf(e),
-				Detail: fmt.Sprintf("%s → %s (a child's age; this catalog has no age ratings)", m.words, e.Value),
-				key:    text.Key(e.Value)}, true
+			c := Clause{Facet: e.Facet, Value: e.Value, Text: m.words, How: p.l.howOf(e), key: text.Key(e.Value),
+				Detail: fmt.Sprintf("%s → %s (a child's age; this catalog has no age ratings)", m.words, e.Value)}
+			if c.How == HowInferred {
+				c.Detail = fmt.Sprintf("%s → %s first (a child's age; this catalog has no age ratings, and %s is inferred from titles)", m.words, e.Value, e.Value)
+				p.in.Prefer = append(p.in.Prefer, c)
+			} else {
+				p.place(c)
+			}
+			placed = true
+		}
+		if ents := p.l.lookup("mature", p.x); age < 17 && len(ents) > 0 {
+			e := ents[0]
+			p.in.Exclude = append(p.in.Exclude, Clause{Facet: e.Facet, Value: e.Value, Text: m.words, How: p.l.howOf(e), key: text.Key(e.Value),
+				Detail: fmt.Sprintf("%s → not %s (too young for it)", m.words, e.Value)})
+			placed = true
 		}
 	}
-	p.note(fmt.Sprintf("this catalog has no age ratings: %q is not used", m.words))
-	return Clause{}, false
+	if !placed {
+		p.note(fmt.Sprintf("this catalog has no age ratings: %q is not used", m.words))
+	}
+	return placed
 }
 
 // onlyNumberColumn returns the catalog's one number facet whose range holds

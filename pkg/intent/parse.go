@@ -177,11 +177,14 @@ func (p *parser) closeScope() {
 }
 
 func (p *parser) span(i, k int) string {
-	ws := make([]string, 0, k)
-	for _, t := range p.toks[i : i+k] {
-		ws = append(ws, t.Orig)
+	var b strings.Builder
+	for j, t := range p.toks[i : i+k] {
+		if j > 0 && p.toks[i+j-1].Mark != '$' {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.Orig)
 	}
-	return strings.Join(ws, " ")
+	return b.String()
 }
 
 // cueAt returns the length and kind of the longest cue starting at word i.
@@ -440,7 +443,7 @@ func (p *parser) addWith(i, k int, ents []Entity, say func(Entity) string) {
 				c.Value = e.Value
 			}
 		}
-		if len(ents) > 1 {
+		if distinctValues(ents) > 1 {
 			c.Group = typed
 		}
 		p.place(c)
@@ -488,6 +491,10 @@ func (p *parser) addNumber(i, k int, m *mention) {
 			p.note(fmt.Sprintf("not sure what %q counts (a year, a price?): not used", m.words))
 			return
 		}
+	}
+	if m.unit == UnitAge {
+		p.groundAge(m)
+		return
 	}
 	c, ok := p.groundNumber(m)
 	if !ok {
@@ -631,4 +638,15 @@ func (p *parser) addImplied() {
 			p.in.Prefer = append(p.in.Prefer, c)
 		}
 	}
+}
+
+// distinctValues counts the entities' distinct values.
+func distinctValues(es []Entity) int {
+	var seen []string
+	for _, e := range es {
+		if !slices.Contains(seen, e.Value) {
+			seen = append(seen, e.Value)
+		}
+	}
+	return len(seen)
 }

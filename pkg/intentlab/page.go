@@ -18,6 +18,7 @@ type demoItem struct {
 	Format     string   `json:"format"`
 	Series     string   `json:"series"`
 	Genre      []string `json:"genre"`
+	Audience   []string `json:"audience"`
 	Popularity int      `json:"popularity"`
 }
 
@@ -59,7 +60,7 @@ func ReadPageCatalog(catFile, specFile, tableFile string) (Catalog, error) {
 	for _, it := range demo.Items {
 		cat.Items = append(cat.Items, Item{ID: it.ID, Pop: it.Popularity, Fields: map[string]string{
 			"title": it.Title, "platform": it.Platform, "kind": it.Kind, "format": it.Format, "series": it.Series,
-			"genre": strings.Join(it.Genre, "|")}})
+			"genre": strings.Join(it.Genre, "|"), "audience": strings.Join(it.Audience, "|")}})
 	}
 	return cat, nil
 }

@@ -11,8 +11,9 @@ import (
 // Inferring a facet a catalog does not give (a genre, an audience) from the
 // evidence in its own data, for a catalog of titles only (Games-6k):
 //
-//  1. Seeds: an item whose title holds one of a concept's words (the
-//     lexicon's: "racing", "soccer", "puzzle", "party") is of that concept.
+//  1. Seeds: an item whose title holds one of a concept's words or title
+//     words (the lexicon's: "racing", "soccer", "puzzle"; the games table's
+//     "lego", "call of duty") is of that concept.
 //  2. Propagation (off by default; InferConfig.Propagate): an item whose
 //     nearest neighbours by co-occurrence (the users who took both,
 //     cosine) are mostly seeds of a concept is of it too: the seeds' share
@@ -71,7 +72,7 @@ func InferFacet(titles []string, histories [][]int, names []string, concepts []i
 	for k, c := range concepts {
 		seed[k] = make([]bool, n)
 		var keys []string
-		for _, w := range append(append([]string(nil), c.Values...), c.Words...) {
+		for _, w := range append(append(append([]string(nil), c.Values...), c.Words...), c.Titles...) {
 			if key := text.Key(w); key != "" && !slices.Contains(keys, key) {
 				keys = append(keys, key)
 			}
@@ -131,17 +132,23 @@ func InferFacet(titles []string, histories [][]int, names []string, concepts []i
 	return inf
 }
 
-// ConceptsNamed returns the lexicon's concepts whose values include each of
-// names (the first such concept each), in the order of names.
-func ConceptsNamed(lex []intent.Concept, names []string) []intent.Concept {
-	out := make([]intent.Concept, 0, len(names))
+// ConceptsNamed returns, for each of names, the union of the lexicon's
+// concepts whose values include it (their words and title words), in the
+// order of names; a name no concept has is left out.
+func ConceptsNamed(lex []intent.Concept, names []string) (out []intent.Concept, kept []string) {
 	for _, name := range names {
+		var m intent.Concept
 		for _, c := range lex {
 			if slices.Contains(c.Values, name) {
-				out = append(out, c)
-				break
+				m.Values = append(m.Values, c.Values...)
+				m.Words = append(m.Words, c.Words...)
+				m.Titles = append(m.Titles, c.Titles...)
 			}
 		}
+		if m.Values != nil {
+			out = append(out, m)
+			kept = append(kept, name)
+		}
 	}
-	return out
+	return out, kept
 }

@@ -34,8 +34,9 @@ type DemoItem struct {
 	Kind     string `json:"kind"`
 	Format   string `json:"format"`
 	Series   string `json:"series,omitempty"`
-	// Genre is inferred from titles and co-occurrence (democatalog_genre.go).
+	// Genre and Audience are inferred from titles (democatalog_genre.go).
 	Genre      []string `json:"genre,omitempty"`
+	Audience   []string `json:"audience,omitempty"`
 	Popularity int      `json:"popularity"`
 }
 
@@ -129,7 +130,7 @@ func buildDemoCatalog(ds *dataset.RecBole, n int) DemoCatalog {
 		}
 		c.Items = append(c.Items, it)
 	}
-	inferGenres(ds, titles, order, &c)
+	inferFacets(ds, titles, order, &c)
 	return c
 }
 

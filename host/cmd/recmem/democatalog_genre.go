@@ -8,41 +8,32 @@ import (
 	"github.com/recmem/recmem/pkg/rec"
 )
 
-// gameGenres are the genres the demo catalog infers for its games, each the
-// name of a concept of the interpreter's lexicon (pkg/intent/lexicon.json)
-// or of the games table's own lexicon (web/catalog/games-intent.json).
-var gameGenres = []string{"Racing", "Sports", "Shooter", "Platformer", "Puzzle", "RPG", "Fighting", "Strategy",
-	"Simulation", "Music Games", "Horror", "Family"}
+// The demo catalog's inferred facets: each value is the name of a concept of
+// the interpreter's lexicon (pkg/intent/lexicon.json) or of the games
+// table's own (web/catalog/games-intent.json), whose words and title words
+// seed it.
+var (
+	gameGenres    = []string{"Racing", "Sports", "Shooter", "Platformer", "Puzzle", "RPG", "Fighting", "Strategy", "Simulation", "Music Games", "Horror"}
+	gameAudiences = []string{"Family", "Mature"}
+)
 
-// inferGenres fills the demo items' genre from the evidence in Games-6k
-// (rec.InferFacet): titles holding a genre's words, carried to the items
-// their buyers took with them. Only games get a genre.
-func inferGenres(ds *dataset.RecBole, titles []string, order []int, c *DemoCatalog) {
+// inferFacets fills the demo games' genre and audience from the evidence
+// in Games-6k's titles (rec.InferFacet). Only games get them.
+func inferFacets(ds *dataset.RecBole, titles []string, order []int, c *DemoCatalog) {
 	lex := intent.Concepts()
 	if b, err := os.ReadFile(findUp("web/catalog/games-intent.json")); err == nil {
 		if t, err := intent.ParseTable(b); err == nil {
 			lex = append(t.Lexicon, lex...)
 		}
 	}
-	concepts := rec.ConceptsNamed(lex, gameGenres)
-	names := make([]string, len(concepts))
-	for k, cp := range concepts {
-		for _, g := range gameGenres {
-			for _, v := range cp.Values {
-				if v == g {
-					names[k] = g
-				}
-			}
-		}
+	infer := func(names []string) [][]string {
+		concepts, kept := rec.ConceptsNamed(lex, names)
+		return rec.InferFacet(titles, nil, kept, concepts, rec.InferConfig{}).Values
 	}
-	var hist [][]int
-	for _, s := range ds.Test {
-		hist = append(hist, append(append([]int(nil), s.History...), s.Target))
-	}
-	inf := rec.InferFacet(titles, hist, names, concepts, rec.InferConfig{})
+	genres, audiences := infer(gameGenres), infer(gameAudiences)
 	for k, i := range order {
 		if c.Items[k].Kind == "game" {
-			c.Items[k].Genre = inf.Values[i]
+			c.Items[k].Genre, c.Items[k].Audience = genres[i], audiences[i]
 		}
 	}
 }
