@@ -39,7 +39,7 @@ var cueList = []struct {
 		"|peu de|moins|pocos|pocas|weniger"},
 	{cuePrefer, "prefer|preferably|ideally|more|more of|lots of|into|fan of|big fan of|favor|favour|especially|mostly|mainly|like|similar to|something like|kind of like|maybe|perhaps|possibly|if possible|some more|a few" +
 		"|plutot|de preference|surtout|j aime|comme|preferiblemente|sobre todo|me gusta|me gustan|como|lieber|am liebsten|vorzugsweise|besonders|wie"},
-	{cueReset, "but|though|although|however|yet|whereas|while|apart from that|otherwise|would like|would love|want|looking for" +
+	{cueReset, "but|though|although|however|yet|whereas|while|apart from that|otherwise|would like|would love|want|looking for|not sure|not really sure|no idea|whatever" +
 		"|mais|cependant|pourtant|par contre|pero|sin embargo|aber|jedoch|sondern"},
 	{cueJoin, "and|or|nor|and also|or any|plus|et|ou|y|o|e|u|und|oder|noch|sowie"},
 }

@@ -48,8 +48,12 @@ type Clause struct {
 	// Group names the phrase that named several values at once
 	// ("Nintendo": eleven platforms), so that they are shown as one.
 	Group string `json:"group,omitempty"`
-	key   string // the value's normalized phrase
-	seq   int    // the parser's number of a plain mention
+	// HintWords are the words a ranker may use as a hint for the clause
+	// when its facet is inferred (the words typed, or, for an age, the
+	// value): never output.
+	HintWords []string `json:"-"`
+	key       string   // the value's normalized phrase
+	seq       int      // the parser's number of a plain mention
 }
 
 // Label is how a clause is shown: the value, or for a title phrase the

@@ -54,8 +54,8 @@ func checkConcepts(cs []Concept) error {
 		return fmt.Errorf("%w: lexicon: more than %d concepts", ErrTable, maxConcepts)
 	}
 	for i, c := range cs {
-		if len(c.Values) == 0 || len(c.Words) == 0 {
-			return fmt.Errorf("%w: lexicon[%d]: wants values and words", ErrTable, i)
+		if len(c.Values) == 0 || len(c.Words)+len(c.Titles) == 0 {
+			return fmt.Errorf("%w: lexicon[%d]: wants values, and words or titles", ErrTable, i)
 		}
 		for _, w := range append(append(append([]string(nil), c.Values...), c.Words...), c.Titles...) {
 			if len(text.Key(w)) == 0 || len(w) > maxAliasBytes {

@@ -616,7 +616,7 @@ func (p *parser) groundAge(m *mention) bool {
 		if ents := p.l.lookup("mature", p.x); age < 17 && len(ents) > 0 {
 			e := ents[0]
 			p.in.Exclude = append(p.in.Exclude, Clause{Facet: e.Facet, Value: e.Value, Text: m.words, How: p.l.howOf(e), key: text.Key(e.Value),
-				Detail: fmt.Sprintf("%s → not %s (too young for it)", m.words, e.Value)})
+				Detail: fmt.Sprintf("%s → not %s (too young for it)", m.words, e.Value), HintWords: text.AnalyzedWords(e.Value)})
 			placed = true
 		}
 	}

@@ -427,7 +427,7 @@ func (p *parser) addWith(i, k int, ents []Entity, say func(Entity) string) {
 		}
 	}
 	for _, e := range ents {
-		c := Clause{Facet: e.Facet, Value: e.Value, Text: typed, How: p.l.howOf(e), key: text.Key(e.Value)}
+		c := Clause{Facet: e.Facet, Value: e.Value, Text: typed, How: p.l.howOf(e), key: text.Key(e.Value), HintWords: text.AnalyzedWords(typed)}
 		c.Detail = detail(typed, e, c.How == HowInferred)
 		if e.Facet == "title" {
 			c.key = e.Value
@@ -640,12 +640,13 @@ func (p *parser) addImplied() {
 	}
 }
 
-// distinctValues counts the entities' distinct values.
+// distinctValues counts the entities' distinct values ("Call of Duty" and
+// "Call Of Duty" are one).
 func distinctValues(es []Entity) int {
 	var seen []string
 	for _, e := range es {
-		if !slices.Contains(seen, e.Value) {
-			seen = append(seen, e.Value)
+		if k := text.Key(e.Value); !slices.Contains(seen, k) {
+			seen = append(seen, k)
 		}
 	}
 	return len(seen)

@@ -123,7 +123,7 @@ func hints(in *intent.Intent) {
 	add := func(cs []intent.Clause, to *[]string) {
 		for _, c := range cs {
 			if c.How == intent.HowInferred {
-				for _, w := range text.AnalyzedWords(c.Text) {
+				for _, w := range c.HintWords {
 					if !slices.Contains(*to, w) {
 						*to = append(*to, w)
 					}

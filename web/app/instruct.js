@@ -23,7 +23,7 @@ const HOW = {
   synonym: (c) => `“${c.text}” means it`,
   typo: (c) => `read “${c.text}” as a typo`,
   inferred: () => 'inferred from titles, may miss some',
-  implied: (c) => `implied by “${c.text}”`,
+  implied: (c) => (c.text ? `implied by “${c.text}”` : 'no kind named'),
 };
 
 // groups folds the clauses of one kind that one phrase named ("not

@@ -82,11 +82,12 @@ test('the issue\'s examples, typed into the page', async () => {
 
   list = await instruct('I only play on PlayStation 2');
   assert.ok(list.length > 0 && list.every((it) => it.platform === 'PlayStation 2'), list.map((it) => `${it.title} (${it.platform})`).join(' | '));
-  assert.deepEqual(await chips(), ['only: PlayStation 2']);
+  // Naming a platform and no kind means its games first (implies_default).
+  assert.deepEqual(await chips(), ['only: PlayStation 2', 'prefer: game']);
 
   list = await instruct('Mario, but not Mario Kart');
   assert.ok(list.length > 0 && list.every((it) => /mario/i.test(it.title) && !/mario kart/i.test(it.title)), list.map((it) => it.title).join(' | '));
-  assert.deepEqual(await chips(), ['only: mario', 'not: Mario Kart']);
+  assert.deepEqual(await chips(), ['only: mario', 'not: Mario Kart', 'prefer: game']);
   mkdirSync(results, { recursive: true });
   await page.screenshot({ path: path.join(results, 'instructions-mario.png') });
   assert.deepEqual(pageErrors, []);
@@ -127,11 +128,45 @@ test('chips can be removed; unknown words and "nothing matches" are said plainly
   assert.ok(list.every((it) => it.platform === 'PlayStation 4'));
 
   await instruct('no shooters please');
-  assert.deepEqual(await chips(), ['not understood: shooters']);
+  assert.deepEqual(await chips(), ['not: Shooter']);
+  assert.match(await page.locator('#understood .chip[data-kind="exclude"] .how').textContent(), /inferred/);
+  // A word not understood changes nothing in a positive scope; negated,
+  // it is a hint, and the chip says so.
+  await instruct('something qwxzv please, no blurgh');
+  assert.deepEqual(await chips(), ['not understood: qwxzv', 'not understood: blurgh (a hint)']);
 
   await instruct('Halo on the GameCube');
   assert.match(await page.locator('#understood .nothing').textContent(), /Nothing matches all of your instruction/);
   await page.screenshot({ path: path.join(results, 'instructions-nothing.png') });
+});
+
+test('everyday words, ages, typos, groups and other languages are understood and said', async () => {
+  // An age is never read as the title word "year": no "Game of the Year"
+  // edition, nothing the catalog infers as for adults.
+  let list = await instruct('something for my 7-year-old');
+  assert.ok(list.length === 10 && list.every((it) => !/year/i.test(it.title) && !(it.audience ?? []).includes('Mature')), list.map((it) => it.title).join(' | '));
+  assert.deepEqual(await chips(), ['not: Mature', 'prefer: Family', 'prefer: game']);
+
+  // One phrase, eleven platforms: one chip, one offer, one line per item.
+  list = await instruct('nothing from Nintendo');
+  const ch = await chips();
+  assert.equal(ch.length, 1);
+  assert.match(ch[0], /^not: nintendo \(\d+\)$/);
+  assert.equal(await page.locator('#understood button.offer').count(), 1);
+  assert.ok((await page.locator('#recs .meets').first().textContent()).split('·').length <= 2);
+
+  list = await instruct('metriod');
+  assert.ok(list.length > 0 && list.every((it) => /metroid/i.test(it.title)), list.map((it) => it.title).join(' | '));
+  assert.match(await page.locator('#understood .chip .how').first().textContent(), /typo/);
+
+  list = await instruct('juegos de carreras para PS2');
+  assert.deepEqual(await chips(), ['only: Racing', 'only: PlayStation 2', 'prefer: game']);
+  assert.ok(list.every((it) => it.platform === 'PlayStation 2'));
+
+  await instruct('under $20, not sure');
+  assert.match(await page.locator('#understood').textContent(), /this catalog has no prices/);
+  await page.screenshot({ path: path.join(results, 'instructions-everyday.png') });
+  assert.deepEqual(pageErrors, []);
 });
 
 test('"never show me Halo" can be kept as an avoids preference, journaled', async () => {
