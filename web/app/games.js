@@ -5,6 +5,7 @@
 import { $, h, fill, bar, fmtTime } from './dom.js';
 import { act, clock } from './core.js';
 import { renderUnderstood, collapseEditions } from './instruct.js';
+import { key, words as analyzedWords } from './analyze.js';
 
 const USER = 'me';
 const PAGE = 40;
@@ -76,10 +77,13 @@ export async function initGames(app) {
 
 // ----- catalog -----
 
+// matches reads the search words and the item's as the module reads them
+// (web/app/analyze.js: "pokemon" finds "Pokémon"), each word a prefix or
+// part of the item's words.
 function matches(it, words, platform) {
   if (platform && it.platform !== platform) return false;
   if (words.length === 0) return true;
-  const hay = `${it.title} ${it.series ?? ''} ${it.platform ?? ''} ${it.kind}`.toLowerCase();
+  const hay = ` ${key(`${it.title} ${it.series ?? ''} ${it.platform ?? ''} ${it.kind} ${(it.genre ?? []).join(' ')}`)} `;
   return words.every((w) => hay.includes(w));
 }
 
@@ -90,7 +94,7 @@ function lastActions(app) {
 }
 
 function renderItems(app) {
-  const words = $('#search').value.toLowerCase().split(/\s+/).filter(Boolean);
+  const words = analyzedWords($('#search').value);
   const platform = $('#platform').value;
   const hits = catalog.filter((it) => matches(it, words, platform));
   const acted = lastActions(app);

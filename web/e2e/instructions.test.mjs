@@ -163,6 +163,12 @@ test('everyday words, ages, typos, groups and other languages are understood and
   assert.deepEqual(await chips(), ['only: Racing', 'only: PlayStation 2', 'prefer: game']);
   assert.ok(list.every((it) => it.platform === 'PlayStation 2'));
 
+  // The catalog search reads words as the module does: "pokemon" finds
+  // the "Pokémon" titles.
+  await page.fill('#search', 'pokemon');
+  const found = await page.locator('#items li, #items .item').allTextContents();
+  assert.ok(found.some((t) => /Pokémon/.test(t)), found.slice(0, 5).join(' | '));
+
   await instruct('under $20, not sure');
   assert.match(await page.locator('#understood').textContent(), /this catalog has no prices/);
   await page.screenshot({ path: path.join(results, 'instructions-everyday.png') });
