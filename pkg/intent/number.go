@@ -308,6 +308,11 @@ func (p *parser) numeric(i int) (int, *mention) {
 			if _, n, _, _ := p.numAt(j + 1); n > 0 {
 				unit = u
 				j++
+			} else if k, _ := phraseAt(p, j+1, comparators, maxComparator); k > 0 {
+				if _, n, _, _ := p.numAt(j + 1 + k); n > 0 { // "rated above 3"
+					unit = u
+					j++
+				}
 			}
 		}
 	}

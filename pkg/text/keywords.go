@@ -18,11 +18,12 @@ func init() {
 }
 
 // Keywords are the words of a catalog text (a title and its metadata) that
-// the recommendation ranker matches: s lowercased, split on anything but
-// letters and digits, without stop words and one-character tokens, and not
-// stemmed (titles are names: "halo" must not match "hal"). O(len(s)).
+// the recommendation ranker matches: s lowercased and folded as the
+// analyzer folds it ("Pokémon" is "pokemon"), split on anything but letters
+// and digits, without stop words and one-character tokens, and not stemmed
+// (titles are names: "halo" must not match "hal"). O(len(s)).
 func Keywords(s string) []string {
-	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+	f := strings.FieldsFunc(FoldString(strings.ToLower(s)), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
 	out := f[:0]
