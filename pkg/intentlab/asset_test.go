@@ -91,7 +91,8 @@ func TestSampleCandidates(t *testing.T) {
 	for i := range 50 {
 		order = append(order, Item{ID: fmt.Sprint(i)})
 	}
-	a := SampleCandidates(order, 10, 1, "case-a")
+	none := func(Item) bool { return false }
+	a := SampleCandidates(order, 10, 1, "case-a", none)
 	if len(a) != 10 {
 		t.Fatalf("%d items, want 10", len(a))
 	}
@@ -105,17 +106,39 @@ func TestSampleCandidates(t *testing.T) {
 		}
 	}
 	same := func(x, y Item) bool { return x.ID == y.ID }
-	if again := SampleCandidates(order, 10, 1, "case-a"); !slices.EqualFunc(again, a, same) {
+	if again := SampleCandidates(order, 10, 1, "case-a", none); !slices.EqualFunc(again, a, same) {
 		t.Error("the same seed and case drew another pool")
 	}
-	if b := SampleCandidates(order, 10, 1, "case-b"); slices.EqualFunc(b, a, same) {
+	if b := SampleCandidates(order, 10, 1, "case-b", none); slices.EqualFunc(b, a, same) {
 		t.Error("another case drew the same pool")
 	}
-	if c := SampleCandidates(order, 10, 2, "case-a"); slices.EqualFunc(c, a, same) {
+	if c := SampleCandidates(order, 10, 2, "case-a", none); slices.EqualFunc(c, a, same) {
 		t.Error("another seed drew the same pool")
 	}
-	if all := SampleCandidates(order, 50, 1, "case-a"); len(all) != 50 || all[0].ID != "0" {
+	if all := SampleCandidates(order, 50, 1, "case-a", none); len(all) != 50 || all[0].ID != "0" {
 		t.Errorf("n = len(order) should keep the order as it is")
+	}
+	// The items meeting the case come first: the one that exists is always
+	// drawn, and of 30 that do, 10 (K) are drawn before the others.
+	one := SampleCandidates(order, 5, 1, "case-a", func(it Item) bool { return it.ID == "37" })
+	if !slices.ContainsFunc(one, func(it Item) bool { return it.ID == "37" }) || len(one) != 5 {
+		t.Errorf("item 37 not drawn: %v", one)
+	}
+	many := func(it Item) bool { return pos[it.ID] < 30 }
+	for _, id := range []string{"a", "b", "c", "d"} {
+		p := SampleCandidates(order, 12, 1, id, many)
+		n := 0
+		for _, it := range p {
+			if many(it) {
+				n++
+			}
+		}
+		if len(p) != 12 || n < K {
+			t.Errorf("case %s: %d of 12 meet the case, want at least %d", id, n, K)
+		}
+	}
+	if few := SampleCandidates(order, 4, 1, "case-a", many); len(few) != 4 || !many(few[0]) || !many(few[3]) {
+		t.Errorf("n below K: %v, want 4 items meeting the case", few)
 	}
 }
 

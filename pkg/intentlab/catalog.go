@@ -131,30 +131,42 @@ func candidates(order []Item, skip map[string]bool, limit int) []engine.RankCand
 }
 
 // SampleCandidates is the pool a case ranks on a catalog asset: n items of
-// order (all of them when n ≥ len(order)) drawn uniformly without
-// replacement, by a partial Fisher-Yates shuffle of their positions with a
-// PCG seeded by (seed, FNV-1a 64 of the case id), then put back in order (the
-// most popular first, as the page lists its candidates). A pool depends on
-// the catalog, the seed and the case alone, not on which other cases run.
-// O(len(order)).
-func SampleCandidates(order []Item, n int, seed uint64, caseID string) []Item {
+// order (all of them when n ≥ len(order)), the most popular first as the page
+// lists its candidates. With a PCG seeded by (seed, FNV-1a 64 of the case
+// id), it first draws up to K of the items that meet the case (meets), so
+// that a case about a film the catalog holds once can be answered at all,
+// then draws the rest uniformly from the others, each by a partial
+// Fisher-Yates shuffle of their positions. A pool depends on the catalog,
+// the seed and the case alone, not on which other cases run. O(len(order))
+// calls of meets.
+func SampleCandidates(order []Item, n int, seed uint64, caseID string, meets func(Item) bool) []Item {
 	if n >= len(order) {
 		return order
 	}
 	h := fnv.New64a()
 	h.Write([]byte(caseID))
 	r := rand.New(rand.NewPCG(seed, h.Sum64()))
-	pos := make([]int, len(order))
-	for i := range pos {
-		pos[i] = i
+	var yes, no []int
+	for i, it := range order {
+		if meets(it) {
+			yes = append(yes, i)
+		} else {
+			no = append(no, i)
+		}
 	}
-	for i := 0; i < n; i++ {
-		j := i + r.IntN(len(pos)-i)
-		pos[i], pos[j] = pos[j], pos[i]
+	draw := func(pos []int, k int) []int {
+		k = min(k, len(pos))
+		for i := 0; i < k; i++ {
+			j := i + r.IntN(len(pos)-i)
+			pos[i], pos[j] = pos[j], pos[i]
+		}
+		return pos[:k]
 	}
-	pick := pos[:n]
+	pick := draw(yes, min(K, n))
+	rest := append(no, yes[len(pick):]...)
+	pick = append(pick, draw(rest, n-len(pick))...)
 	sort.Ints(pick)
-	out := make([]Item, n)
+	out := make([]Item, len(pick))
 	for i, p := range pick {
 		out[i] = order[p]
 	}

@@ -122,8 +122,9 @@ var Users = []string{"new", "against"}
 //
 // The candidates: on the page's catalog, the page's (the PageCandidates most
 // popular items the user has not acted on); on a catalog asset, which has no
-// page, a pool drawn for each case (SampleCandidates: o.Candidates items,
-// seeded by o.Seed and the case id) less the items the user has acted on.
+// page, a pool drawn for each case (SampleCandidates: o.Candidates items, up
+// to 10 of them meeting the case, seeded by o.Seed and the case id) less the
+// items the user has acted on.
 // The user who pulls against a case has liked the o.History most popular
 // items of the catalog that break it.
 //
@@ -174,7 +175,8 @@ func Evaluate(x engine.Caller, cat Catalog, cases []Case, o Options) (*Report, e
 		}
 		pool, limit := ev.order, PageCandidates
 		if ev.asset {
-			pool, limit = SampleCandidates(ev.order, ev.o.Candidates, ev.o.Seed, c.ID), ev.o.Candidates
+			meets := func(it Item) bool { return c.Gold.Holds(it.Fields) }
+			pool, limit = SampleCandidates(ev.order, ev.o.Candidates, ev.o.Seed, c.ID, meets), ev.o.Candidates
 		}
 		for _, who := range Users {
 			if err := ev.rank(c, who, pool, limit); err != nil {
@@ -333,7 +335,7 @@ func (ev *evaluation) report(split string) *Report {
 		Pool: fmt.Sprintf("the page's: the %d most popular items the user has not acted on", PageCandidates)}
 	if ev.asset {
 		r.Candidates = min(ev.o.Candidates, len(ev.order))
-		r.Pool = fmt.Sprintf("drawn per case from the catalog: %d items, seed %d and the case id (SampleCandidates), less those the user has acted on", r.Candidates, ev.o.Seed)
+		r.Pool = fmt.Sprintf("drawn per case from the catalog: %d items, up to %d of them meeting the case, seed %d and the case id (SampleCandidates), less those the user has acted on", r.Candidates, K, ev.o.Seed)
 	}
 	for k, t := range ev.kinds {
 		ks := t.Scores()
