@@ -3,6 +3,8 @@ package intentlab
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
 	"sort"
 
 	"github.com/recmem/recmem/pkg/engine"
@@ -34,13 +36,20 @@ type RankerSpec struct {
 
 // Catalog is what a run ranks over: the items, the page's ranker spec, the
 // interpreter's table for the domain (web/catalog/games-intent.json) and the
-// data set name the catalog carries.
+// data set name the catalog carries; or, for a catalog asset (binary from
+// `recmem train catalog`, or its JSON form), the items read from it and the
+// asset's bytes (Raw), which load_catalog reads as they are.
 type Catalog struct {
 	Items   []Item
 	Spec    RankerSpec
 	Intent  json.RawMessage
 	Dataset string
+	Raw     []byte
 }
+
+// Asset says whether c is a catalog asset rather than the page's catalog:
+// its candidates are then drawn from it (SampleCandidates), not the page's.
+func (c Catalog) Asset() bool { return c.Raw != nil }
 
 // JSON is the catalog load_catalog reads, built as the page builds it
 // (web/app/games.js): each item's values of the spec's metadata columns and
@@ -73,13 +82,17 @@ func (c Catalog) JSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
-// load builds c and loads it into the engine behind x.
+// load builds c (or takes an asset's bytes) and loads it into the engine
+// behind x.
 func (c Catalog) load(x engine.Caller) error {
-	b, err := c.JSON()
-	if err != nil {
-		return fmt.Errorf("intentlab: catalog: %w", err)
+	b := c.Raw
+	if b == nil {
+		var err error
+		if b, err = c.JSON(); err != nil {
+			return fmt.Errorf("intentlab: catalog: %w", err)
+		}
 	}
-	_, err = engine.LoadCatalog.Call(x, engine.Raw(b))
+	_, err := engine.LoadCatalog.Call(x, engine.Raw(b))
 	return err
 }
 
@@ -106,17 +119,60 @@ func idLess(a, b string) bool {
 	return a < b
 }
 
-// candidates are the page's: the first PageCandidates items of order that
-// skip does not hold. O(len(order)).
-func candidates(order []Item, skip map[string]bool) []engine.RankCandidate {
+// candidates are the first limit items of order that skip does not hold
+// (the page's: PageCandidates of the most popular first). O(len(order)).
+func candidates(order []Item, skip map[string]bool, limit int) []engine.RankCandidate {
 	var out []engine.RankCandidate
 	for _, it := range order {
-		if len(out) == PageCandidates {
+		if len(out) == limit {
 			break
 		}
 		if !skip[it.ID] {
 			out = append(out, engine.RankCandidate{ID: it.ID})
 		}
+	}
+	return out
+}
+
+// SampleCandidates is the pool a case ranks on a catalog asset: n items of
+// order (all of them when n ≥ len(order)), the most popular first as the page
+// lists its candidates. With a PCG seeded by (seed, FNV-1a 64 of the case
+// id), it first draws up to K of the items that meet the case (meets), so
+// that a case about a film the catalog holds once can be answered at all,
+// then draws the rest uniformly from the others, each by a partial
+// Fisher-Yates shuffle of their positions. A pool depends on the catalog,
+// the seed and the case alone, not on which other cases run. O(len(order))
+// calls of meets.
+func SampleCandidates(order []Item, n int, seed uint64, caseID string, meets func(Item) bool) []Item {
+	if n >= len(order) {
+		return order
+	}
+	h := fnv.New64a()
+	h.Write([]byte(caseID))
+	r := rand.New(rand.NewPCG(seed, h.Sum64()))
+	var yes, no []int
+	for i, it := range order {
+		if meets(it) {
+			yes = append(yes, i)
+		} else {
+			no = append(no, i)
+		}
+	}
+	draw := func(pos []int, k int) []int {
+		k = min(k, len(pos))
+		for i := 0; i < k; i++ {
+			j := i + r.IntN(len(pos)-i)
+			pos[i], pos[j] = pos[j], pos[i]
+		}
+		return pos[:k]
+	}
+	pick := draw(yes, min(K, n))
+	rest := append(no, yes[len(pick):]...)
+	pick = append(pick, draw(rest, n-len(pick))...)
+	sort.Ints(pick)
+	out := make([]Item, len(pick))
+	for i, p := range pick {
+		out[i] = order[p]
 	}
 	return out
 }

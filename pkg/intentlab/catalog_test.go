@@ -33,7 +33,7 @@ func TestPopularAndCandidates(t *testing.T) {
 	// The most popular first; "9" before "10" at a tie, as numbers.
 	order := popular(items)
 	var got []string
-	for _, c := range candidates(order, map[string]bool{"10": true}) {
+	for _, c := range candidates(order, map[string]bool{"10": true}, PageCandidates) {
 		got = append(got, c.ID)
 	}
 	if want := []string{"100", "9", "2"}; !slices.Equal(got, want) {

@@ -2,8 +2,11 @@ package intentlab
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/recmem/recmem/pkg/engine"
+	"github.com/recmem/recmem/pkg/intent"
 	"github.com/recmem/recmem/pkg/memory"
 	"github.com/recmem/recmem/pkg/rec"
 )
@@ -15,8 +18,9 @@ const DefaultHistory = 8
 // Options configure Evaluate and TargetAware. The zero value runs every case
 // and every user with the defaults, silently.
 type Options struct {
-	// Split is which cases and Games-6k users run: "dev", "heldout" (the
-	// fifth set aside before any tuning, rec.HeldOut) or "all"; "" is "all".
+	// Split is which cases and Games-6k users run: "dev", "heldout" (set
+	// aside before any tuning: Case.HeldOut for cases, rec.HeldOut for
+	// users) or "all"; "" is "all".
 	Split string
 	// History is how many items the user who pulls against the instruction
 	// has liked: the most popular that break it. 0 means DefaultHistory.
@@ -27,6 +31,12 @@ type Options struct {
 	// Users bounds TargetAware to the first Users users of the split; 0 (or
 	// less) means all of them.
 	Users int
+	// Candidates is how many candidates each case ranks on a catalog asset
+	// (SampleCandidates); 0 means PageCandidates. The page's catalog always
+	// ranks the page's candidates.
+	Candidates int
+	// Seed seeds the candidates drawn from a catalog asset; 0 means 1.
+	Seed uint64
 	// Progress, when set, is told how far a run has come.
 	Progress func(string)
 }
@@ -61,6 +71,7 @@ type Report struct {
 	Cases         int               `json:"cases"`
 	Lists         int               `json:"lists"`
 	P10           float64           `json:"p10"`
+	P10Strict     float64           `json:"p10_strict"`
 	Perfect       float64           `json:"perfect"`
 	BaselineP10   float64           `json:"baseline_p10"`
 	Relaxed       float64           `json:"relaxed"`
@@ -76,6 +87,7 @@ type Report struct {
 	Split         string            `json:"split"`
 	Catalog       string            `json:"catalog"`
 	Candidates    int               `json:"candidates"`
+	Pool          string            `json:"pool"`
 	Seconds       float64           `json:"seconds"`
 	Failures      []Failure         `json:"failures,omitempty"`
 }
@@ -86,12 +98,16 @@ func (r *Report) AddTargetAware(t *TargetReport) {
 	r.HR1Instructed, r.HR1Plain = &t.HR1Instructed, &t.HR1Plain
 }
 
-// Failure is one development list that broke its instruction.
+// Failure is one development list that broke its instruction, or left
+// empty slots that candidates meeting it could have filled: its strict p@10,
+// how it was understood, and the titles that break the case (or why the
+// list failed an unconstrained case, in brackets).
 type Failure struct {
 	ID          string   `json:"id"`
 	User        string   `json:"user"`
 	Instruction string   `json:"instruction"`
 	P10         float64  `json:"p10"`
+	P10Strict   float64  `json:"p10_strict"`
 	Understood  string   `json:"understood"`
 	Violating   []string `json:"violating"`
 }
@@ -103,36 +119,67 @@ var Users = []string{"new", "against"}
 // Evaluate ranks each case of the split on cat, loaded into the engine
 // behind x, for each of Users, with and without the instruction, and
 // reports the share of each top 10 that meets the case's gold predicate.
-// The candidates are the page's (PageCandidates). Cost: per case, two
-// resets, a history of o.History signals and a forced maintenance, and three
-// rank calls over the candidates (the new user's plain list is ranked once).
+//
+// The candidates: on the page's catalog, the page's (the PageCandidates most
+// popular items the user has not acted on); on a catalog asset, which has no
+// page, a pool drawn for each case (SampleCandidates: o.Candidates items, up
+// to 10 of them meeting the case, seeded by o.Seed and the case id) less the
+// items the user has acted on.
+// The user who pulls against a case has liked the o.History most popular
+// items of the catalog that break it.
+//
+// A case whose gold has an "unconstrained" part (a price on a catalog
+// without prices) is met by a list only when the output says so: each of its
+// words appears in one of understood.notes (ignoring case; "price" is in
+// "this catalog has no prices"), and, when the gold is nothing else, the
+// instruction kept every candidate and relaxed nothing. A list that fails
+// this meets it nowhere; a list ranked without the instruction never does.
+//
+// Cost: per case, two resets, a history of o.History signals and a forced
+// maintenance, and three rank calls over the candidates (four on an asset:
+// the new user's plain list is ranked once per run on the page's catalog,
+// once per case on an asset).
 func Evaluate(x engine.Caller, cat Catalog, cases []Case, o Options) (*Report, error) {
 	split, err := o.split()
 	if err != nil {
 		return nil, err
 	}
+	if o.Candidates < 0 {
+		return nil, fmt.Errorf("intentlab: candidates: want at least 1, got %d", o.Candidates)
+	}
 	if err := cat.load(x); err != nil {
 		return nil, err
 	}
-	ev := evaluation{x: x, o: o, order: popular(cat.Items), fields: map[string]map[string]string{},
-		kinds: map[string]*Tally{}, users: map[string]*Tally{}}
+	ev := evaluation{x: x, o: o, asset: cat.Asset(), order: popular(cat.Items), fields: map[string]map[string]string{},
+		kinds: map[string]*Tally{}, kindsDev: map[string]*Tally{}, kindsHO: map[string]*Tally{}, users: map[string]*Tally{}}
 	if ev.o.History == 0 {
 		ev.o.History = DefaultHistory
+	}
+	if ev.o.Candidates == 0 {
+		ev.o.Candidates = PageCandidates
+	}
+	if ev.o.Seed == 0 {
+		ev.o.Seed = 1
 	}
 	for _, it := range cat.Items {
 		ev.fields[it.ID] = it.Fields
 	}
 	ran := 0
 	for _, c := range cases {
-		if !keeps(split, rec.HeldOut(c.ID)) {
+		if !keeps(split, c.HeldOut()) {
 			continue
 		}
 		ran++
 		if ran%50 == 0 {
 			o.progress(fmt.Sprintf("%d cases", ran))
 		}
+		pool, limit := ev.order, PageCandidates
+		if ev.asset {
+			meets := func(it Item) bool { return c.Gold.Holds(it.Fields) }
+			pool, limit = SampleCandidates(ev.order, ev.o.Candidates, ev.o.Seed, c.ID, meets), ev.o.Candidates
+		}
 		for _, who := range Users {
-			if err := ev.rank(c, who); err != nil {
+			if err := ev.rank(c, who, pool, limit); err != nil {
 				return nil, err
 			}
 		}
@@ -144,18 +191,22 @@ func Evaluate(x engine.Caller, cat Catalog, cases []Case, o Options) (*Report, e
 type evaluation struct {
 	x            engine.Caller
 	o            Options
+	asset        bool                         // candidates drawn per case
 	order        []Item                       // the most popular first
 	fields       map[string]map[string]string // item id -> metadata
 	all, dev, ho Tally
 	kinds, users map[string]*Tally
+	kindsDev     map[string]*Tally
+	kindsHO      map[string]*Tally
 	unknown      int      // cases whose instruction had words not understood
-	newBase      []string // the new user's list without instruction
+	newBase      []string // the new user's list without instruction (page's catalog)
 	failures     []Failure
 }
 
-// rank ranks case c for user who, with and without its instruction, and
-// counts both lists.
-func (ev *evaluation) rank(c Case, who string) error {
+// rank ranks case c for user who over the first limit items of pool that
+// the user has not acted on, with and without its instruction, and counts
+// both lists.
+func (ev *evaluation) rank(c Case, who string, pool []Item, limit int) error {
 	var history []memory.Signal
 	var skip map[string]bool
 	if who == "against" {
@@ -164,40 +215,105 @@ func (ev *evaluation) rank(c Case, who string) error {
 	if err := replay(ev.x, history); err != nil {
 		return err
 	}
-	cands := candidates(ev.order, skip)
-	with, err := engine.Rank.Call(ev.x, engine.RankInput{Candidates: cands, Instruction: &c.Instruction, K: 10})
+	cands := candidates(pool, skip, limit)
+	with, err := engine.Rank.Call(ev.x, engine.RankInput{Candidates: cands, Instruction: &c.Instruction, K: K})
 	if err != nil {
 		return fmt.Errorf("case %s: %w", c.ID, err)
 	}
 	base := ev.newBase
-	if who != "new" || base == nil {
-		plain, err := engine.Rank.Call(ev.x, engine.RankInput{Candidates: cands, K: 10})
+	if who != "new" || base == nil || ev.asset {
+		plain, err := engine.Rank.Call(ev.x, engine.RankInput{Candidates: cands, K: K})
 		if err != nil {
 			return err
 		}
 		base = ids(plain)
-		if who == "new" {
+		if who == "new" && !ev.asset {
 			ev.newBase = base
 		}
 	}
-	p, bad := Share(ids(with), ev.fields, c.Gold)
+	got := ids(with)
+	p, bad := Share(got, ev.fields, c.Gold)
+	strict, short := Strict(got, candIDs(cands), ev.fields, c.Gold)
 	bp, _ := Share(base, ev.fields, c.Gold)
-	relaxed := with.Relaxed != nil && len(*with.Relaxed) > 0
-	ev.all.Add(c.ID, p, bp, relaxed)
-	if rec.HeldOut(c.ID) {
-		ev.ho.Add(c.ID, p, bp, relaxed)
-	} else {
-		ev.dev.Add(c.ID, p, bp, relaxed)
-		if ev.o.Failures && p < 1 {
-			ev.failures = append(ev.failures, Failure{ID: c.ID, User: who, Instruction: c.Instruction, P10: p, Violating: bad})
+	if words, alone := c.Gold.UnconstrainedWords(); len(words) > 0 {
+		bp = 0
+		if why := saysSo(with, words, alone, len(cands)); why != "" {
+			p, strict, bad = 0, 0, []string{why}
 		}
 	}
-	tally(ev.kinds, c.Kind).Add(c.ID, p, bp, relaxed)
-	tally(ev.users, who).Add(c.ID, p, bp, relaxed)
+	relaxed := with.Relaxed != nil && len(*with.Relaxed) > 0
+	l := List{Case: c.ID, Share: p, Strict: strict, Baseline: bp, Relaxed: relaxed, Short: short}
+	ev.all.Add(l)
+	if c.HeldOut() {
+		ev.ho.Add(l)
+		tally(ev.kindsHO, c.Kind).Add(l)
+	} else {
+		ev.dev.Add(l)
+		tally(ev.kindsDev, c.Kind).Add(l)
+		if ev.o.Failures && (p < 1 || short) {
+			ev.failures = append(ev.failures, Failure{ID: c.ID, User: who, Instruction: c.Instruction, P10: p, P10Strict: strict,
+				Understood: understood(with), Violating: bad})
+		}
+	}
+	tally(ev.kinds, c.Kind).Add(l)
+	tally(ev.users, who).Add(l)
 	if who == "new" && with.Understood != nil && len(with.Understood.Unknown) > 0 {
 		ev.unknown++
 	}
 	return nil
+}
+
+// saysSo checks a list of a case with unconstrained words: "" when every
+// word is in one of the output's notes and, when the case asks nothing else
+// (alone), all n candidates were kept and nothing relaxed; else why not.
+func saysSo(out engine.RankOutput, words []string, alone bool, n int) string {
+	var notes []string
+	if out.Understood != nil {
+		notes = out.Understood.Notes
+	}
+	for _, w := range words {
+		if !slices.ContainsFunc(notes, func(s string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(w)) }) {
+			return fmt.Sprintf("(no note says %q)", w)
+		}
+	}
+	if alone {
+		if out.Kept == nil || *out.Kept != n {
+			kept := 0
+			if out.Kept != nil {
+				kept = *out.Kept
+			}
+			return fmt.Sprintf("(filtered: kept %d of %d candidates)", kept, n)
+		}
+		if out.Relaxed != nil && len(*out.Relaxed) > 0 {
+			return "(relaxed a constraint)"
+		}
+	}
+	return ""
+}
+
+// understood renders an output's understanding on one line for a failure:
+// "only: platform=PlayStation 4 · not: title=halo · unknown: x · note: …".
+func understood(out engine.RankOutput) string {
+	u := out.Understood
+	if u == nil {
+		return ""
+	}
+	var parts []string
+	for _, g := range []struct {
+		name    string
+		clauses []intent.Clause
+	}{{"only", u.Only}, {"not", u.Exclude}, {"prefer", u.Prefer}, {"avoid", u.Avoid}} {
+		for _, c := range g.clauses {
+			parts = append(parts, g.name+": "+c.Facet+"="+c.Value)
+		}
+	}
+	if len(u.Unknown) > 0 {
+		parts = append(parts, "unknown: "+strings.Join(u.Unknown, ", "))
+	}
+	for _, n := range u.Notes {
+		parts = append(parts, "note: "+n)
+	}
+	return strings.Join(parts, " · ")
 }
 
 // tally is m[key], made when missing.
@@ -212,12 +328,26 @@ func tally(m map[string]*Tally, key string) *Tally {
 func (ev *evaluation) report(split string) *Report {
 	s := ev.all.Scores()
 	r := &Report{Split: split, ByKind: map[string]Scores{}, ByUser: map[string]Scores{},
-		Cases: s.Cases, Lists: s.Lists, P10: s.P10, Perfect: s.Perfect, BaselineP10: s.BaselineP10,
+		Cases: s.Cases, Lists: s.Lists, P10: s.P10, P10Strict: s.P10Strict, Perfect: s.Perfect, BaselineP10: s.BaselineP10,
 		RelaxedLists: s.Relaxed, Relaxed: Ratio(float64(s.Relaxed), s.Lists),
 		UnknownRate: Ratio(float64(ev.unknown), s.Cases),
-		Candidates:  min(PageCandidates, len(ev.order)), Failures: ev.failures}
+		Candidates:  min(PageCandidates, len(ev.order)), Failures: ev.failures,
+		Pool: fmt.Sprintf("the page's: the %d most popular items the user has not acted on", PageCandidates)}
+	if ev.asset {
+		r.Candidates = min(ev.o.Candidates, len(ev.order))
+		r.Pool = fmt.Sprintf("drawn per case from the catalog: %d items, up to %d of them meeting the case, seed %d and the case id (SampleCandidates), less those the user has acted on", r.Candidates, K, ev.o.Seed)
+	}
 	for k, t := range ev.kinds {
-		r.ByKind[k] = t.Scores()
+		ks := t.Scores()
+		if d, ok := ev.kindsDev[k]; ok {
+			ds := d.Scores()
+			ks.Dev = &ds
+		}
+		if h, ok := ev.kindsHO[k]; ok {
+			hs := h.Scores()
+			ks.HeldOut = &hs
+		}
+		r.ByKind[k] = ks
 	}
 	for k, t := range ev.users {
 		r.ByUser[k] = t.Scores()
@@ -231,6 +361,15 @@ func (ev *evaluation) report(split string) *Report {
 		r.HeldOut = &h
 	}
 	return r
+}
+
+// candIDs are the candidates' ids, in order.
+func candIDs(cs []engine.RankCandidate) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.ID
+	}
+	return out
 }
 
 // ids are a ranking's item ids, in order.

@@ -61,23 +61,28 @@ func TestEvaluate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dev := Scores{Cases: 3, Lists: 6, P10: 0.6667, Perfect: 0.6667, BaselineP10: 0.3556, BaselinePer: 0.1667, Relaxed: 2} // baseline 2.1333/6
-	held := Scores{Cases: 1, Lists: 2, P10: 1, Perfect: 1, BaselineP10: 0.8, BaselinePer: 0.5}
+	// Every list is as long as it can be: p10_strict is p10 throughout.
+	dev := Scores{Cases: 3, Lists: 6, P10: 0.6667, P10Strict: 0.6667, Perfect: 0.6667, BaselineP10: 0.3556, BaselinePer: 0.1667, Relaxed: 2} // baseline 2.1333/6
+	held := Scores{Cases: 1, Lists: 2, P10: 1, P10Strict: 1, Perfect: 1, BaselineP10: 0.8, BaselinePer: 0.5}
+	negDev := held                                                                            // no-halo scores as held-1
+	only := Scores{Cases: 1, Lists: 2, P10: 1, P10Strict: 1, Perfect: 1, BaselineP10: 0.2667} // (1/5 + 1/3) / 2
+	comb := Scores{Cases: 1, Lists: 2, Relaxed: 2}
 	want := &Report{
-		Cases: 4, Lists: 8, P10: 0.75, Perfect: 0.75,
+		Cases: 4, Lists: 8, P10: 0.75, P10Strict: 0.75, Perfect: 0.75,
 		BaselineP10: 0.4667, // 3.7333 / 8
 		Relaxed:     0.25, RelaxedLists: 2,
 		UnknownRate: 0.25, // "zzyzx", 1 case of 4
 		ByKind: map[string]Scores{
-			"negation": {Cases: 2, Lists: 4, P10: 1, Perfect: 1, BaselineP10: 0.8, BaselinePer: 0.5},
-			"only":     {Cases: 1, Lists: 2, P10: 1, Perfect: 1, BaselineP10: 0.2667}, // (1/5 + 1/3) / 2
-			"combined": {Cases: 1, Lists: 2, Relaxed: 2},
+			"negation": {Cases: 2, Lists: 4, P10: 1, P10Strict: 1, Perfect: 1, BaselineP10: 0.8, BaselinePer: 0.5, Dev: &negDev, HeldOut: &held},
+			"only":     {Cases: 1, Lists: 2, P10: 1, P10Strict: 1, Perfect: 1, BaselineP10: 0.2667, Dev: &only},
+			"combined": {Cases: 1, Lists: 2, Relaxed: 2, Dev: &comb},
 		},
 		ByUser: map[string]Scores{
-			"new":     {Cases: 4, Lists: 4, P10: 0.75, Perfect: 0.75, BaselineP10: 0.35, Relaxed: 1},                     // (3/5 + 1/5 + 0 + 3/5) / 4
-			"against": {Cases: 4, Lists: 4, P10: 0.75, Perfect: 0.75, BaselineP10: 0.5833, BaselinePer: 0.5, Relaxed: 1}, // (1 + 1/3 + 0 + 1) / 4
+			"new":     {Cases: 4, Lists: 4, P10: 0.75, P10Strict: 0.75, Perfect: 0.75, BaselineP10: 0.35, Relaxed: 1},                     // (3/5 + 1/5 + 0 + 3/5) / 4
+			"against": {Cases: 4, Lists: 4, P10: 0.75, P10Strict: 0.75, Perfect: 0.75, BaselineP10: 0.5833, BaselinePer: 0.5, Relaxed: 1}, // (1 + 1/3 + 0 + 1) / 4
 		},
 		Dev: &dev, HeldOut: &held, Split: "all", Candidates: 5,
+		Pool: "the page's: the 1000 most popular items the user has not acted on",
 	}
 	failures := rep.Failures
 	rep.Failures = nil

@@ -60,17 +60,20 @@ func TestTally(t *testing.T) {
 	if got := a.Scores(); got != (Scores{}) {
 		t.Errorf("empty tally: %+v", got)
 	}
-	// Two lists of case a (a new user, and one relaxed), one of case b.
-	a.Add("a", 1, 0.5, false)
-	a.Add("a", 0.8, 1, true)
-	a.Add("b", 1, 1, true)
+	// Two lists of case a (a new user, and one relaxed), one of case b
+	// (short: 1 of 1 listed, 2 candidates met it).
+	a.Add(List{Case: "a", Share: 1, Strict: 1, Baseline: 0.5})
+	a.Add(List{Case: "a", Share: 0.8, Strict: 0.8, Baseline: 1, Relaxed: true})
+	a.Add(List{Case: "b", Share: 1, Strict: 0.5, Baseline: 1, Relaxed: true, Short: true})
 	want := Scores{
 		Cases: 2, Lists: 3,
 		P10:         0.9333, // (1 + 0.8 + 1) / 3
+		P10Strict:   0.7667, // (1 + 0.8 + 0.5) / 3
 		Perfect:     0.6667, // 2 of 3 lists meet it throughout
 		BaselineP10: 0.8333, // (0.5 + 1 + 1) / 3
 		BaselinePer: 0.6667, // 2 of 3
 		Relaxed:     2,
+		Short:       1,
 	}
 	if got := a.Scores(); got != want {
 		t.Errorf("Scores() = %+v, want %+v", got, want)

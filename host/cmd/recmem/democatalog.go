@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/recmem/recmem/pkg/dataset"
 )
@@ -218,24 +219,134 @@ func matchPlatform(s string) string {
 }
 
 var (
-	accessoryRE   = regexp.MustCompile(`(?i)\b(controllers?|gamepad|joystick|case|cases|cable|cables|charger|charging|headsets?|headphones?|adapters?|battery|batteries|charging stand|skins?|memory card|stylus|grips?|mount|protector|sleeve|bag|pouch|keyboard|gaming mouse|mouse pad|wireless mouse|racing wheel|steering wheel|remote|dock|faceplate|pedals?|microphone|arcade stick|fight ?stick|storage|hdmi|power supply|sensor|nunchuk|card reader|cooling|strap|console|hard drive|gift card|points card|subscription|membership)\b`)
-	collectibleRE = regexp.MustCompile(`(?i)\b(amiibo|figures?|figurine|skylanders? (character|figure)|trading cards?|plush)\b`)
-	digitalRE     = regexp.MustCompile(`(?i)digital code|\[download\]|\bdownload\b|online game code|\[online|\bdlc\b|season pass`)
+	digitalRE = regexp.MustCompile(`(?i)digital code|\[download\]|\bdownload\b|online game code|\[online|\bdlc\b|season pass`)
 	// seriesCut ends a series name: a subtitle, a platform suffix or a number.
 	seriesCut = regexp.MustCompile(`\s*(:| - | \(|\s+\d+\b|\s+(II|III|IV|V|VI|VII|VIII|IX|X)\b).*$`)
 )
 
-// kindOf says "collectible" for figures and cards, "accessory" for hardware
-// and add-ons, else "game".
-func kindOf(title string) string {
+// The kind rules (kindOf) read a title's name: the title without its last
+// " - " suffix (often the platform), its bracketed notes and, when it reads
+// "<head> with <rest>" or "<head> + <rest>", the rest (what comes in the
+// box: "Wii Fit Plus with Balance Board" is the game, "Kinect Sensor with
+// Kinect Adventures!" the sensor; "compatible with" is not such a split).
+var (
+	// makerRE: a title that starts with an accessory maker's name.
+	makerRE = regexp.MustCompile(`(?i)^(\[\d+ pack\] )?(nyko|pdp|hori|mad ?catz|turtle beach|logitech|razer|power ?a|afterglow|intec|dreamgear|hyperkin|datel|steelseries|corsair|sentey|cta digital|energizer|saitek|thrustmaster|astro( gaming)?|plantronics|tritton|mayflash|kontrolfreek|insten|zettaguard|havit|gunnar|antec|perixx|sades|yuyikes|jinhezo|cm storm|rock candy|oculus|nvidia|sanwa|trackir|retro[- ]?bit|foamy lizard|security bit|airdrop gaming|beastron|matney|slickblue|illumishield|amazonbasics|generic|kootek|redragon|smatree|takecase|technoskin|tomsenn|ch products|gen|extremerate|cyber|thermaltake|everydaysource)\b`)
+	// consoleRE: a name that starts with a console or handheld (after its
+	// maker's name); the group is the platform as written.
+	consoleRE = regexp.MustCompile(`(?i)^(?:(?:sony|microsoft|nintendo|sega)(?: computer entertainment)?\s*-?\s*)?((?:new )?(?:nintendo )?(?:3ds|2ds|dsi|ds)(?: ?xl| ?ll| lite)?|playstation(?: ?[234]| vita| portable| tv| vr)?|ps ?(?:[234]|vita)|pspgo|psp(?: ?go| ?\d{4})?|xbox(?: 360| one)?(?: [se]\b)?|wii(?: u)?|gamecube|game ?boy(?: advance(?: sp)?| color| micro| pocket)?|gba(?: sp)?|nintendo 64|n64|super nes|snes|super nintendo|nes|genesis|saturn|dreamcast|switch)\b`)
+	// handheldModelRE: a handheld's model names the hardware whatever follows
+	// ("Nintendo 3DS XL New Super Mario Bros 2 Limited Edition").
+	handheldModelRE = regexp.MustCompile(`(?i)\b(xl|ll|lite|sp|go|\d{4})$`)
+	// consoleWordsRE: after a console's name, these make the item hardware
+	// ("PS3 500 GB The Last of Us Bundle", "Wii Hardware Bundle").
+	consoleWordsRE = regexp.MustCompile(`(?i)\b(bundle|console|system|hardware|control deck|deluxe set|basic set|value pack|core pack|entertainment pack|\d+ ?(gb|tb))\b`)
+	// modelWords: what may follow a console's name in a title that names the
+	// console alone ("Nintendo DS Lite Onyx Black", "PlayStation Vita WiFi").
+	modelWords = map[string]bool{}
+	// bundleSuffixRE: a last suffix that names a console bundle
+	// ("Borderlands 2 - Limited Edition - PlayStation Vita Bundle").
+	bundleSuffixRE = regexp.MustCompile(`(?i)^(playstation|ps|xbox|wii|nintendo|3ds|2ds|psp)\b.*\bbundle$`)
+	// gameRE: game words that would otherwise read as hardware or toys.
+	gameRE = regexp.MustCompile(`(?i)\bamiibo\b.*\bbundle\b|\bcase (files|of)\b`)
+	// holderRE: a case or folio for something else is hardware, even for
+	// toys ("Skylanders Adventure Case").
+	holderRE = regexp.MustCompile(`(?i)\b(case|cases|folio|holder)\b`)
+	// collectibleRE: figures, cards and other merchandise; toys-to-life
+	// figures and packs, but their starter packs are the game.
+	collectibleRE = regexp.MustCompile(`(?i)\b(amiibo|figures?|figurine|trading cards?|pack of \d+ cards|plush|necklace|game guide|strategy guide|play ?set)\b`)
+	toysRE        = regexp.MustCompile(`(?i)\b(skylanders?|disney infini?ty|lego dimensions)\b`)
+	toysGameRE    = regexp.MustCompile(`(?i)\b(starter (pack|set)|video game|bundle|complete)\b`)
+	// accessoryRE: hardware and services: input devices, audio, power,
+	// storage, protection, video, subscriptions and points.
+	accessoryRE = regexp.MustCompile(`(?i)\b(controllers?|gamepad|game pad|fight pad|battle pad|rumblepad|joystick|flight (stick|control)|fighting stick|arcade stick|fight ?stick|thumbsticks?|analog stick|triggers|case|cases|cable|cables|connector|charger|charging|charge (kit|station|base)|play (and|&) charge|headsets?|head set|headphones?|communicator|chatpad|keypad|microphone|adapters?|adaptor|receiver|battery|batteries|power (cord|kit|supply|stand)|stand|playstand|cooling|cooler|intercooler|skins?|armor|folio|protective film|screen (protector|filter)|filter|protector|faceplate|cover|sleeve|bag|pouch|strap|grips?|mount|trimount|stylus|memory card|memory unit|hard (disk )?drive|dvd drive|storage|rumble pak|expansion pak|keyboard|gaming mouse|mouse|mouse pad|racing wheel|steering wheel|speed wheel|wii wheel|pedals?|remote|motion ?plus|balance board|nunchuk|sensor|sensor bar|(playstation( \d)?|ps\d|eye|vision|hd) camera|playstation eye|for kinect|dock|hdmi|hd-link|net connect|network adaptor|card reader|reader/writer|go plus|action replay|game boy player|super game boy|playgear|uboost|meter|fitness belt|plate|eyewear|display|media player|head tracking|cleaning kit|messenger kit|playback kit|owner'?s kit|starter kit|essentials pack|sports pack|console|system|hard drive|subscription|membership)\b`)
+	// serviceRE: points, time and subscription cards, read in the whole title
+	// ("Star Wars: The Old Republic - 2400 Cartel Coins").
+	serviceRE = regexp.MustCompile(`(?i)\b(gift card|points card|\d+ points|gold card|time card|game time|cartel coins|\d+ month gold)\b`)
+)
+
+func init() {
+	for _, w := range strings.Fields("xl ll lite slim pro elite core e s new wifi wi fi 3g portable sp advance color " +
+		"black white red blue pink silver gold platinum purple green yellow orange grey gray onyx polar jet piano " +
+		"midnight metallic rose pearl atomic flame electric cobalt glacier ice matte crimson aqua cosmo teal " +
+		"limited special first edition launch old model discontinued refurbished certified japanese version") {
+		modelWords[w] = true
+	}
+}
+
+// kindName is the part of a title the kind rules read (see above), in
+// lower case.
+func kindName(title string) string {
 	name := title
 	if i := strings.LastIndex(title, " - "); i > 0 {
 		name = title[:i]
 	}
-	if collectibleRE.MatchString(name) {
-		return "collectible"
+	name = bracketRE.ReplaceAllString(name, " ")
+	for _, sep := range []string{" with ", " + "} {
+		low := strings.ToLower(name)
+		if i := strings.Index(low, sep); i > 0 && !strings.HasSuffix(low[:i], "compatible") {
+			name = name[:i]
+		}
 	}
-	if accessoryRE.MatchString(name) {
+	return strings.Join(strings.Fields(name), " ")
+}
+
+var bracketRE = regexp.MustCompile(`\([^)]*\)?|\[[^\]]*\]?`)
+
+// isConsole says whether name names a console or handheld: the console's
+// name alone or with model and colour words, a handheld's model, or the
+// console with a bundle, a storage size or the word console or system.
+func isConsole(name string) bool {
+	m := consoleRE.FindStringSubmatchIndex(name)
+	if m == nil {
+		return false
+	}
+	if handheldModelRE.MatchString(name[m[2]:m[3]]) {
+		return true
+	}
+	rest := name[m[1]:]
+	if consoleWordsRE.MatchString(rest) {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(rest), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if !modelWords[w] && strings.Trim(w, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// kindOf says what an item is from its title alone: "accessory" for
+// hardware and services (consoles and handhelds alone or in bundles,
+// controllers, memory, cables, chargers, stands, headsets, cameras, cases,
+// points and time cards), "collectible" for figures, toys-to-life packs,
+// cards and merchandise, else "game" (a game, its expansions and editions,
+// and a game sold with what it needs: "Wii Fit Plus with Balance Board", a
+// toys-to-life starter pack). The rules, in order: an accessory maker's name
+// first; a console's name; game words; collectibles; hardware words. Their
+// precision and recall on hand-labelled titles: testdata/web/kind-labels.tsv
+// and TestKindLabels.
+func kindOf(title string) string {
+	name := kindName(title)
+	suffix := ""
+	if i := strings.LastIndex(title, " - "); i > 0 {
+		suffix = title[i+3:]
+	}
+	switch {
+	case makerRE.MatchString(title):
+		if collectibleRE.MatchString(name) && !holderRE.MatchString(name) {
+			return "collectible"
+		}
+		return "accessory"
+	case isConsole(name) || bundleSuffixRE.MatchString(suffix):
+		return "accessory"
+	case gameRE.MatchString(name):
+		return "game"
+	case !holderRE.MatchString(name) && (collectibleRE.MatchString(name) || toysRE.MatchString(name) && !toysGameRE.MatchString(title)):
+		return "collectible"
+	case accessoryRE.MatchString(name) || serviceRE.MatchString(title):
 		return "accessory"
 	}
 	return "game"

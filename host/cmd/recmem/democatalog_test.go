@@ -25,6 +25,30 @@ func TestDerivedMetadata(t *testing.T) {
 		{"Splatoon 2 - Nintendo Switch", "Nintendo Switch", "game", "physical", "Splatoon"},
 		{"CORSAIR Strafe Mechanical Gaming Keyboard - Red LED Backlit - Cherry MX Red Switch", "", "accessory", "physical", ""},
 		{"Perixx MX-1000 Programmable Gaming Mouse - DPI Switch 500-4000 - Compatible with Win 10", "", "accessory", "physical", ""},
+		// Consoles and handhelds, alone or in bundles, are hardware (issue 27).
+		{"Wii", "Nintendo Wii", "accessory", "physical", ""},
+		{"Nintendo 3DS - Flame Red", "Nintendo 3DS", "accessory", "physical", ""},
+		{"Nintendo 3DS XL New Super Mario Bros 2 Limited Edition", "Nintendo 3DS", "accessory", "physical", ""},
+		{"PS3 500 GB Grand Theft Auto V Bundle", "PlayStation 3", "accessory", "physical", ""},
+		{"Xbox One + Kinect", "Xbox One", "accessory", "physical", ""},
+		{"Borderlands 2 - Limited Edition - PlayStation Vita Bundle", "PlayStation Vita", "accessory", "physical", ""},
+		{"Xbox 360 LIVE 1600 Points", "Xbox 360", "accessory", "physical", ""},
+		{"Sony Official Playstation 4 Vertical Stand - Black (ps4)", "PlayStation 4", "accessory", "physical", ""},
+		// A game sold with what it needs is the game; a console sold with a
+		// game is the console.
+		{"Wii Fit Plus with Balance Board", "Nintendo Wii", "game", "physical", ""},
+		{"Kinect Sensor with Kinect Adventures!", "", "accessory", "physical", ""},
+		{"Wii Sports Resort", "Nintendo Wii", "game", "physical", ""},
+		{"PS3 Little Big Planet 2 Special Edition", "PlayStation 3", "game", "physical", ""},
+		{"Rocksmith 2014 Edition - Playstation 3 (Cable Included)", "PlayStation 3", "game", "physical", ""},
+		{"Spirit Camera: The Cursed Memoir - Nintendo 3DS", "Nintendo 3DS", "game", "physical", ""},
+		{"Mystery Case Files", "", "game", "physical", ""},
+		// Toys-to-life: the starter pack is the game, the rest are figures.
+		{"Skylanders SWAP Force Starter Pack - Xbox 360", "Xbox 360", "game", "physical", ""},
+		{"Skylanders Trap Team: Echo Character Pack", "", "collectible", "physical", ""},
+		{"Disney INFINITY Elsa", "", "collectible", "physical", ""},
+		{"Animal Crossing: amiibo Festival Bundle - Wii U", "Nintendo Wii U", "game", "physical", ""},
+		{"PowerA amiibo Question Block Case", "", "accessory", "physical", ""},
 	}
 	for _, c := range cases {
 		if got := platformOf(c.title); got != c.platform {
