@@ -52,15 +52,43 @@ func (l *Linker) GroupOf(facet string) string {
 	return facet
 }
 
+// onlyGroups splits the Only clauses into the groups that must each be
+// met: the clauses of one facet are alternatives ("PS4 or Xbox One": an item
+// has one platform), the title and title facets one group; but the values
+// of a list facet are all asked for ("romantic comedies": Romance and
+// Comedy), unless the words joined them with "or" or one phrase named them
+// together. O(clauses).
+func (l *Linker) onlyGroups(in *Intent) [][]Clause {
+	var out [][]Clause
+	at := map[string]int{} // group key → index in out of its last group
+	for _, c := range in.Only {
+		key := l.GroupOf(c.Facet)
+		k, seen := at[key]
+		switch {
+		case seen && (!l.isList(c.Facet) || c.alt):
+			out[k] = append(out[k], c)
+		default:
+			at[key] = len(out)
+			out = append(out, []Clause{c})
+		}
+	}
+	return out
+}
+
+// isList reports whether facet f is a list column.
+func (l *Linker) isList(f string) bool {
+	k, ok := l.colOf[f]
+	return ok && l.cols[k].Type == ColList
+}
+
 // MeetsHard reports whether an item meets the intent's hard constraints
 // (the rule of Filter, without relaxation). O(clauses · title length).
 func (l *Linker) MeetsHard(in *Intent, it *Item) bool {
-	groups := map[string]bool{}
-	for _, c := range in.Only {
-		g := l.GroupOf(c.Facet)
-		groups[g] = groups[g] || l.Meets(c, it)
-	}
-	for _, ok := range groups {
+	for _, g := range l.onlyGroups(in) {
+		ok := false
+		for _, c := range g {
+			ok = ok || l.Meets(c, it)
+		}
 		if !ok {
 			return false
 		}
@@ -86,15 +114,8 @@ func (l *Linker) Filter(in *Intent, items []*Item) (keep []bool, relaxed []Relax
 		return nil, nil
 	}
 	var gs []*group
-	byFacet := map[string]*group{}
-	for _, c := range in.Only {
-		g := byFacet[l.GroupOf(c.Facet)]
-		if g == nil {
-			g = &group{only: true, facet: c.Facet, active: true}
-			byFacet[l.GroupOf(c.Facet)] = g
-			gs = append(gs, g)
-		}
-		g.clauses = append(g.clauses, c)
+	for _, cs := range l.onlyGroups(in) {
+		gs = append(gs, &group{only: true, facet: cs[0].Facet, clauses: cs, active: true})
 	}
 	// An exclusion is its own group, but the values one phrase named
 	// ("not Nintendo": eleven platforms) are one.

@@ -31,8 +31,8 @@ var cueList = []struct {
 	{cueOnly, "only|just|exclusively|solely|purely|strictly|nothing but|nothing except|none but|nothing other than|only ever|and nothing else|nothing else|and that is it|that is all|and nothing more" +
 		// French, Spanish, German
 		"|seulement|uniquement|exclusivement|rien que|que des|ne que|solo|solamente|unicamente|exclusivamente|nada mas que|nur|ausschliesslich|lediglich|bloss"},
-	{cueExclude, "no|not|neither|without|except|enough|had enough of|enough of|except for|excepting|anything but|anything except|everything but|everything except|other than|anything other than|avoid|skip|tired of|sick of|bored of|bored with|fed up with|done with|no more|not any|do not want|never|besides|excluding|exclude|none of|nothing from|nothing with|nothing on|nothing by|nothing|rather than|instead of|hate|dislike|minus|leave out|steer clear of|stay away from|ban|block|hide" +
-		"|pas|pas de|pas d|sans|aucun|aucune|sauf|excepte|hormis|a part|jamais|ni|evite|eviter|pas question de" +
+	{cueExclude, "no|not|neither|without|except|enough|had enough of|enough of|except for|excepting|anything but|anything except|everything but|everything except|other than|anything other than|avoid|skip|tired of|sick of|bored of|bored with|fed up with|done with|no more|not any|do not want|never|besides|excluding|exclude|none of|nothing from|nothing with|nothing on|nothing by|nothing|rather than|instead of|hate|dislike|minus|leave out|steer clear of|stay away from|ban|block|hide|keep away from|spare me|not into|no thanks to" +
+		"|rien|rien de|pas|pas de|pas d|sans|aucun|aucune|sauf|excepte|hormis|a part|jamais|ni|evite|eviter|pas question de" +
 		"|sin|nada de|ningun|ninguna|ninguno|excepto|salvo|menos|nunca|evita|evitar|odio" +
 		"|kein|keine|keinen|keiner|keines|ohne|nicht|ausser|niemals|nie|bitte keine|vermeide"},
 	{cueAvoid, "less|fewer|not too much|not too many|not so much|not so many|rather not|would rather not|preferably not|preferably no|ideally not|ideally no|if possible no|if possible not|go easy on|cut down on|cut back on|fewer of|less of" +
@@ -41,7 +41,7 @@ var cueList = []struct {
 		"|plutot|de preference|surtout|j aime|comme|preferiblemente|sobre todo|me gusta|me gustan|como|lieber|am liebsten|vorzugsweise|besonders|wie"},
 	{cueReset, "but|though|although|however|yet|whereas|while|apart from that|otherwise|would like|would love|want|looking for|not sure|not really sure|no idea|whatever" +
 		"|mais|cependant|pourtant|par contre|pero|sin embargo|aber|jedoch|sondern"},
-	{cueJoin, "and|or|nor|and also|or any|plus|et|ou|y|o|e|u|und|oder|noch|sowie"},
+	{cueJoin, "and|or|nor|and also|or any|plus|et|ou|y|o|und|oder|noch|sowie"},
 }
 
 // stopwords are words that carry no constraint in a request, whatever the
@@ -61,7 +61,7 @@ var stopwordList = `a an the of for to on in at with by from about me my mine i 
 	alguno algunos favor gracias hola recomienda recomiendame muestrame dame muy
 	der die das den dem des ein eine einen einem einer mit fur von zu im auf bei ich mir mich du dir wir uns ihr sie es ist
 	sind bin mochte suche bitte danke hallo etwas sehr zeig zeige empfiehl gib aus
-	released release made came come out`
+	released release made came come out gift gifts present presents birthday christmas xmas stocking stuffer`
 
 // englishWords are words of foreignList that English uses too: they keep
 // the English rule.
@@ -137,12 +137,12 @@ func init() {
 			cueWords[k] = true
 		}
 	}
-	for _, m := range []map[string]bool{decadeLead, decadeTail, childWords, rangeOpen, rangeJoin} {
+	for _, m := range []map[string]bool{decadeLead, decadeTail, childWords, rangeOpen, rangeJoin, teenWords} {
 		for k := range m {
 			cueWords[k] = true
 		}
 	}
-	for _, m := range []map[string]float64{decadeWords, numberWords} {
+	for _, m := range []map[string]float64{decadeWords, numberWords, germanNumbers} {
 		for k := range m {
 			cueWords[k] = true
 		}

@@ -54,6 +54,10 @@ type Clause struct {
 	HintWords []string `json:"-"`
 	key       string   // the value's normalized phrase
 	seq       int      // the parser's number of a plain mention
+	// alt marks an alternative to the clause before it ("Comedy or
+	// Drama", or another value one phrase named): a list facet's values
+	// are otherwise all asked for.
+	alt bool
 }
 
 // Label is how a clause is shown: the value, or for a title phrase the

@@ -71,7 +71,9 @@ func checkConcepts(cs []Concept) error {
 // synonyms of those values. A word that already names something (a value,
 // an alias) keeps it. O(concepts · words).
 func (l *Linker) addLexicon() {
-	for _, c := range append(append([]Concept(nil), l.table.Lexicon...), lexicon.Concepts...) {
+	own := map[string]bool{} // words the table's concepts ground: the embedded lexicon's do not add to them
+	for n, c := range append(append([]Concept(nil), l.table.Lexicon...), lexicon.Concepts...) {
+		fromTable := n < len(l.table.Lexicon)
 		var ents []Entity
 		for _, v := range c.Values {
 			for _, e := range l.phrases[text.Key(v)] {
@@ -85,8 +87,11 @@ func (l *Linker) addLexicon() {
 		}
 		for _, w := range c.Words {
 			k := text.Key(w)
-			if k == "" || l.named(k) {
+			if k == "" || l.named(k) || (!fromTable && own[k]) {
 				continue
+			}
+			if fromTable {
+				own[k] = true
 			}
 			for _, e := range ents {
 				l.addPhrase(k, e)

@@ -147,6 +147,11 @@ func NewLinkerColumns(cols []Column, meta [][]string, t *Table) *Linker {
 		if c.Name == "title" {
 			l.titles = k
 		}
+		// The name of a facet says what is asked of, not what: "in the
+		// mystery genre", "the Halo series".
+		for _, w := range text.AnalyzedWords(c.Name) {
+			l.filler[w] = true
+		}
 	}
 	// Aliases come before the values: the domain's table says what a word
 	// means ("Nintendo" is the platforms, not a series read from "Nintendo

@@ -75,6 +75,10 @@ var (
 	numberWords = map[string]float64{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
 		"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
 		"sixteen": 16, "seventeen": 17, "eighteen": 18}
+	germanNumbers = map[string]float64{"ein": 1, "zwei": 2, "drei": 3, "vier": 4, "funf": 5, "sechs": 6, "sieben": 7, "acht": 8,
+		"neun": 9, "zehn": 10, "elf": 11, "zwolf": 12, "dreizehn": 13, "vierzehn": 14, "funfzehn": 15, "sechzehn": 16, "siebzehn": 17}
+	// teenWords name an age in words (read as 15).
+	teenWords = map[string]bool{"teen": true, "teenager": true, "teenage": true, "adolescent": true, "ado": true, "adolescente": true, "jugendlich": true, "jugendliche": true}
 	// decadeWords name decades in words: English, Spanish, German.
 	decadeWords = map[string]float64{"twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60,
 		"seventies": 70, "eighties": 80, "nineties": 90, "noughties": 2000, "aughts": 2000,
@@ -128,6 +132,8 @@ var comparators = map[string]comparator{
 	"older than": cmpOlder, "newer than": cmpNewer, "younger than": cmpYounger,
 	"in": cmpExact, "from": cmpExact, "of": cmpExact, "circa": cmpExact, "around": cmpExact,
 	// French, Spanish, German.
+	"anterior a": cmpBelow, "anteriores a": cmpBelow, "anterieur a": cmpBelow, "anterieurs a": cmpBelow,
+	"posterior a": cmpAbove, "posteriores a": cmpAbove, "posterieur a": cmpAbove, "posterieurs a": cmpAbove, "fruher als": cmpBelow, "spater als": cmpAbove,
 	"avant": cmpBelow, "moins de": cmpBelow, "antes de": cmpBelow, "menos de": cmpBelow, "vor": cmpBelow, "unter": cmpBelow,
 	"weniger als": cmpBelow, "jusqu a": cmpAtMost, "hasta": cmpAtMost, "bis": cmpAtMost, "maximal": cmpAtMost,
 	"apres": cmpAbove, "plus de": cmpAbove, "despues de": cmpAbove, "mas de": cmpAbove, "nach": cmpAbove, "uber": cmpAbove,
@@ -196,6 +202,18 @@ func (p *parser) numAt(j int) (v float64, n int, unit string, decade bool) {
 	}
 	if x, ok := numberWords[t.Norm]; ok {
 		return x, 1, "", false
+	}
+	// German compounds of an age: "achtjährigen", "8-jährige" (the hyphen
+	// splits the second: "8" then "jahrige").
+	for _, suf := range []string{"jahrigen", "jahriger", "jahrige", "jahrig"} {
+		if n, ok := strings.CutSuffix(t.Norm, suf); ok {
+			if x, ok := germanNumbers[n]; ok {
+				return x, 1, UnitAge, false
+			}
+		}
+	}
+	if teenWords[t.Norm] {
+		return 15, 1, UnitAge, false
 	}
 	// "1970s", "70s", "80er", "90ern": a decade.
 	for _, suf := range []string{"s", "er", "ern"} {
@@ -348,6 +366,10 @@ func (p *parser) numeric(i int) (int, *mention) {
 	if decade && p.isWord(j) && decadeTail[p.toks[j].Norm] {
 		j++
 	}
+	if p.isWord(j) && (p.toks[j].Norm == "jahrige" || p.toks[j].Norm == "jahrigen" || p.toks[j].Norm == "jahriger") && !decade {
+		unit = UnitAge // "8-jährige"
+		j++
+	}
 	if k, uu, scale := p.unitAt(j); k > 0 && !decade {
 		if unit == "" || unit == uu {
 			unit = uu
@@ -369,6 +391,10 @@ func (p *parser) numeric(i int) (int, *mention) {
 		switch {
 		case v >= 1800 && v <= 2100 && v == math.Trunc(v):
 			unit = UnitYear
+		case cmp != cmpNone && v < 100 && v == math.Trunc(v) && p.twoDigitYear(&v):
+			unit = UnitYear // "a movie from '95", "before 85"
+		case v >= 1 && v <= 17 && v == math.Trunc(v) && p.childBefore(i):
+			unit = UnitAge // "my son is 9", "my daughter, she's 8"
 		case cmp == cmpNone || cmp == cmpExact:
 			return 0, nil
 		}
@@ -652,4 +678,32 @@ func (l *Linker) onlyNumberColumn(m *mention) (Column, bool) {
 		return Column{}, false
 	}
 	return found[0], true
+}
+
+// twoDigitYear reads a two-digit number as a year of the catalog's year
+// facet ("'95" → 1995, "05" → 2005), when one of the two centuries falls in
+// its range; it writes the year to v.
+func (p *parser) twoDigitYear(v *float64) bool {
+	col, ok := p.l.numberColumn(UnitYear, p.x)
+	if !ok {
+		return false
+	}
+	for _, y := range []float64{1900 + *v, 2000 + *v} {
+		if y >= col.Min && y <= col.Max {
+			*v = y
+			return true
+		}
+	}
+	return false
+}
+
+// childBefore reports whether a word for a child stands in the few tokens
+// before i ("my son is 9", "for my little brother, he is six").
+func (p *parser) childBefore(i int) bool {
+	for j := max(0, i-6); j < i; j++ {
+		if p.isWord(j) && childWords[p.toks[j].Norm] {
+			return true
+		}
+	}
+	return false
 }

@@ -49,6 +49,8 @@ type parser struct {
 	implied []Clause
 	// typed holds, for a word corrected as a typo, the word as typed.
 	typed map[int]string
+	// or is set by an "or" join and read by the next entity added.
+	or bool
 }
 
 // Parse interprets an instruction against the linker's catalog, plus the
@@ -251,6 +253,7 @@ func (p *parser) onCue(i, k int, kind cueKind) {
 	case cueReset:
 		p.closeScope()
 	case cueJoin:
+		p.or = orWords[p.toks[i].Norm]
 		// A list goes on when an entity follows at once ("no Halo or
 		// Gears"); otherwise the scope ends ("no Halo and something
 		// for my Wii U").
@@ -294,6 +297,10 @@ func (p *parser) listGoesOn(i int) bool {
 	}
 	return false
 }
+
+// englishJoins end no title phrase ("ps4 and"); the one-letter joins of
+// other languages may ("Wii U", "Pokémon Y").
+var englishJoins = map[string]bool{"and": true, "or": true, "nor": true, "plus": true}
 
 var possessives = map[string]bool{"my": true, "our": true, "his": true, "her": true, "their": true, "your": true}
 
@@ -351,10 +358,15 @@ func (p *parser) entity(i, minLen int) (int, []Entity) {
 	}
 	for k := min(len(ws), maxTitleGram); k >= titleMin; k-- {
 		first, last := ws[0], ws[k-1]
-		if stopwords[last] || p.l.filler[last] || vague[first] || vague[last] || (k == 1 && len(first) < 2) {
+		// A title phrase never ends on a stop word, filler or a join
+		// ("ps4 and"), nor starts on a stop word or filler unless it
+		// starts like a cue it overrides ("No More Heroes", "Die Hard");
+		// a vague word ("fun", "hard") is a name only inside a longer
+		// phrase ("Die Hard").
+		if stopwords[last] || p.l.filler[last] || (k > 1 && englishJoins[last]) || vague[first] || (k == 1 && (vague[first] || len(first) < 2)) {
 			continue
 		}
-		if minLen < 2 && (stopwords[first] || p.l.filler[first]) {
+		if (stopwords[first] || p.l.filler[first]) && (minLen < 2 || (cues[first] == cueNone && !foreign[first])) {
 			continue
 		}
 		if k == 1 && isNumber(first) && p.toks[i].Orig == first {
@@ -446,9 +458,14 @@ func (p *parser) addWith(i, k int, ents []Entity, say func(Entity) string) {
 		if distinctValues(ents) > 1 {
 			c.Group = typed
 		}
+		c.alt = p.or || (len(ents) > 1 && c.Value != ents[0].Value)
 		p.place(c)
 	}
+	p.or = false
 }
+
+// orWords are the joins that offer alternatives.
+var orWords = map[string]bool{"or": true, "nor": true, "ou": true, "o": true, "oder": true, "either": true, "whichever": true}
 
 // place puts a clause in the current scope.
 func (p *parser) place(c Clause) {
@@ -504,7 +521,8 @@ func (p *parser) addNumber(i, k int, m *mention) {
 }
 
 // childWords say that a bare number next to them is a child's age.
-var childWords = map[string]bool{"kid": true, "child": true, "children": true, "son": true, "daughter": true, "boy": true,
+var childWords = map[string]bool{"kid": true, "child": true, "children": true, "son": true, "daughter": true, "boy": true, "brother": true, "sister": true, "grandchild": true,
+	"fils": true, "soeur": true, "frere": true, "hermano": true, "hermana": true, "bruder": true, "schwester": true, "enkel": true,
 	"girl": true, "toddler": true, "nephew": true, "niece": true, "grandson": true, "granddaughter": true, "age": true,
 	"enfant": true, "nino": true, "nina": true, "kinder": true, "sohn": true, "tochter": true, "fille": true, "hijo": true, "hija": true}
 
@@ -622,6 +640,21 @@ func (p *parser) imply(t text.Token) {
 // its own "only") or excludes or avoids the value. A preference only
 // orders: it never removes an item.
 func (p *parser) addImplied() {
+	if len(p.implied) == 0 {
+		// A title word the table says implies a value ("headset":
+		// accessories) replaces the default.
+		for _, c := range append(append([]Clause(nil), p.in.Only...), p.in.Prefer...) {
+			if c.Facet != "title" {
+				continue
+			}
+			for _, w := range strings.Fields(c.key) {
+				if e, ok := p.l.table.ImpliesTitles[w]; ok && len(p.implied) == 0 && p.l.facets[e.Facet] > 0 {
+					p.implied = append(p.implied, Clause{Facet: e.Facet, Value: e.Value, Text: c.Text, How: HowImplied, key: text.Key(e.Value),
+						Detail: fmt.Sprintf("%q implies %s %s first", c.Text, e.Facet, e.Value)})
+				}
+			}
+		}
+	}
 	if e := p.l.byDefault; e != nil && len(p.implied) == 0 && len(p.in.Only)+len(p.in.Prefer) > 0 {
 		p.implied = append(p.implied, Clause{Facet: e.Facet, Value: e.Value, How: HowImplied, key: text.Key(e.Value),
 			Detail: fmt.Sprintf("no %s named: %s first", e.Facet, e.Value)})

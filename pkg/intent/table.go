@@ -36,6 +36,10 @@ type Table struct {
 	// games (kind game) to the console and its cables. A preference,
 	// never a filter; "a headset for my PS4" names the kind itself.
 	ImpliesDefault *Entity `json:"implies_default,omitempty"`
+	// ImpliesTitles are title words that imply a value instead of the
+	// default: "a headset for my PS4" asks for titles holding "headset"
+	// and prefers accessories to games. The word stays a title word.
+	ImpliesTitles map[string]Entity `json:"implies_titles,omitempty"`
 	TitleFacets []string                       `json:"title_facets,omitempty"`
 	// Lexicon adds the domain's own concepts to the embedded lexicon
 	// (lexicon.json): everyday words for the values this catalog holds.
@@ -100,6 +104,11 @@ func (t *Table) Check() error {
 	}
 	if e := t.ImpliesDefault; e != nil && (e.Facet == "" || e.Facet == "title" || len(text.Key(e.Value)) == 0 || len(e.Value) > maxAliasBytes) {
 		return fmt.Errorf("%w: implies_default: wants a facet (not title) and a value", ErrTable)
+	}
+	for w, e := range t.ImpliesTitles {
+		if len(text.Key(w)) == 0 || len(w) > maxAliasBytes || e.Facet == "" || e.Facet == "title" || len(text.Key(e.Value)) == 0 {
+			return fmt.Errorf("%w: implies_titles.%s: wants a word, a facet (not title) and a value", ErrTable, w)
+		}
 	}
 	if err := checkConcepts(t.Lexicon); err != nil {
 		return err

@@ -13,7 +13,8 @@ import (
 // table's own (web/catalog/games-intent.json), whose words and title words
 // seed it.
 var (
-	gameGenres    = []string{"Racing", "Sports", "Shooter", "Platformer", "Puzzle", "RPG", "Fighting", "Strategy", "Simulation", "Music Games", "Horror"}
+	gameGenres = []string{"Racing", "Sports", "Soccer", "American Football", "Basketball", "Hockey", "Baseball", "Golf", "Tennis", "Wrestling",
+		"Shooter", "Platformer", "Puzzle", "RPG", "Fighting", "Hack and Slash", "Strategy", "Simulation", "Music Games", "Horror", "Open World", "Stealth"}
 	gameAudiences = []string{"Family", "Mature"}
 )
 
