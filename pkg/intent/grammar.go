@@ -104,6 +104,7 @@ var (
 )
 
 func init() {
+	normalizeNumberWords()
 	for _, c := range cueList {
 		for _, p := range strings.Split(c.phrases, "|") {
 			k := text.Key(p)

@@ -91,13 +91,23 @@ var (
 	decadeTail = map[string]bool{"jahre": true, "jahren": true, "ans": true, "ano": true, "year": true}
 )
 
-// The word tables are compared in the analyzer's form.
-func init() {
+// normalizeNumberWords rewrites the word tables' keys in the analyzer's
+// form ("seventies" → "seventy", "anteriores a" → "anteriore a"), once,
+// before the grammar lists their words (grammar.go's init).
+func normalizeNumberWords() {
 	norm := map[string]float64{}
 	for w, v := range decadeWords {
 		norm[text.Norm(w)] = v
 	}
 	decadeWords = norm
+	for _, m := range []map[string]comparator{comparators, postfixes} {
+		for k, v := range m {
+			if n := text.Key(k); n != k {
+				delete(m, k)
+				m[n] = v
+			}
+		}
+	}
 }
 
 // numberArticles may stand between a comparison and a decade.

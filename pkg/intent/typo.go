@@ -133,6 +133,12 @@ func (ix *typoIndex) correct(w string) (string, int, bool) {
 	default:
 		return "", 0, false
 	}
+	return ix.nearest(w, allowed, nil)
+}
+
+// nearest returns the vocabulary word nearest to w within allowed edits
+// that ok accepts (nil: any), and its distance.
+func (ix *typoIndex) nearest(w string, allowed int, ok func(string) bool) (string, int, bool) {
 	best, bestD := int32(-1), allowed+1
 	try := func(q string) {
 		h := hashString(q)
@@ -152,7 +158,7 @@ func (ix *typoIndex) correct(w string) (string, int, bool) {
 				continue
 			}
 			d := editDistance(w, c, allowed)
-			if d > allowed {
+			if d > allowed || (ok != nil && !ok(c)) {
 				continue
 			}
 			if d < bestD || (d == bestD && (ix.freq[id] > ix.freq[best] || (ix.freq[id] == ix.freq[best] && c < ix.words[best]))) {
@@ -210,11 +216,8 @@ func (p *parser) correctTypos() {
 	var vocab map[string]int32
 	for i, t := range p.toks {
 		w := t.Norm
-		if t.Mark != 0 || len(w) < MinTypoLen || isDigits(w) || stopwords[w] || p.l.filler[w] || vague[w] || cueWords[w] {
+		if t.Mark != 0 || len(w) < MinTypoLen-1 || isDigits(w) || stopwords[w] || p.l.filler[w] || vague[w] || cueWords[w] {
 			continue
-		}
-		if p.l.Known != nil && p.l.Known(w) {
-			continue // a real word is not a typo
 		}
 		if vocab == nil {
 			vocab = p.l.vocabulary()
@@ -225,7 +228,17 @@ func (p *parser) correctTypos() {
 		if p.x != nil && p.x.knows(w) {
 			continue
 		}
-		c, _, ok := p.l.lazy.typos.correct(w)
+		var c string
+		var ok bool
+		if p.l.Known == nil || !p.l.Known(w) {
+			c, _, ok = p.l.lazy.typos.correct(w)
+		}
+		if !ok {
+			// A real word, or one under five letters, is read as a typo
+			// only where the corrected word makes a title phrase with its
+			// neighbour ("Kingdom Harts", "Mario Krat").
+			c, _, ok = p.l.lazy.typos.nearest(w, 1, func(c string) bool { return p.titleNeighbour(i, c) })
+		}
 		if !ok {
 			continue
 		}
@@ -250,4 +263,13 @@ func (x *Extra) knows(w string) bool {
 		}
 	}
 	return false
+}
+
+// titleNeighbour reports whether c, put for word i, makes a title phrase of
+// two words with the word before or after it.
+func (p *parser) titleNeighbour(i int, c string) bool {
+	if i > 0 && p.isWord(i-1) && p.l.inTitles([]string{p.toks[i-1].Norm, c}, p.x) {
+		return true
+	}
+	return p.isWord(i+1) && p.l.inTitles([]string{c, p.toks[i+1].Norm}, p.x)
 }
