@@ -138,7 +138,11 @@ func (p *parser) run() {
 			i += k
 			continue
 		}
-		if !p.vectorSynonym(i) {
+		switch {
+		case isNumber(t.Norm) || strings.Count(t.Norm, ".") == 1 && isNumber(strings.Replace(t.Norm, ".", "", 1)):
+			p.cueUsed = true
+			p.note(fmt.Sprintf("not sure what %q counts (a year, a price?): not used", t.Orig))
+		case !p.vectorSynonym(i):
 			p.unknown(t)
 		}
 		i++
