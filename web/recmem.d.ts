@@ -529,12 +529,15 @@ export interface Op {
 
 /**
  * Outcome records what became of one LLM step: "accepted", or "fallback"
- * with the reason the answer was not used.
+ * with the reason the answer was not used and the check it failed (judge.go:
+ * exchange, format, refusal, placeholder, example_copy, repetition,
+ * unsupported, title_copy, verbatim_copy, unknown_id, rule, state).
  */
 export interface Outcome {
   purpose: 'extract' | 'plan' | 'synthesize' | 'rank';
   status: 'accepted' | 'fallback';
   reason?: string;
+  check?: string;
 }
 
 /** Profile is the synthesized narrative and what it was built from. */

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/recmem/recmem/pkg/memory"
+	"github.com/recmem/recmem/pkg/text"
 )
 
 // Limits on LLM answers, beyond the schema.
@@ -24,11 +26,14 @@ const (
 var categoryRE = regexp.MustCompile(`^[a-z][a-z _-]{0,23}$`)
 
 // Outcome records what became of one LLM step: "accepted", or "fallback"
-// with the reason the answer was not used.
+// with the reason the answer was not used and the check it failed (judge.go:
+// exchange, format, refusal, placeholder, example_copy, repetition,
+// unsupported, title_copy, verbatim_copy, unknown_id, rule, state).
 type Outcome struct {
 	Purpose string `json:"purpose"`
 	Status  string `json:"status"`
 	Reason  string `json:"reason,omitempty"`
+	Check   string `json:"check,omitempty"`
 }
 
 // Log collects outcomes of a call's LLM steps, for the export's output.
@@ -36,7 +41,14 @@ type Log struct{ Outcomes []Outcome }
 
 func (l *Log) add(purpose, status, reason string) {
 	if l != nil {
-		l.Outcomes = append(l.Outcomes, Outcome{purpose, status, reason})
+		l.Outcomes = append(l.Outcomes, Outcome{Purpose: purpose, Status: status, Reason: reason})
+	}
+}
+
+// fallback logs a step that did not use the model: check names why.
+func (l *Log) fallback(purpose, check, reason string) {
+	if l != nil {
+		l.Outcomes = append(l.Outcomes, Outcome{Purpose: purpose, Status: "fallback", Reason: reason, Check: check})
 	}
 }
 
@@ -81,28 +93,35 @@ type extractAnswer struct {
 // the configured list (or well-formed words when none is configured); texts
 // cleaned and bounded; strengths clamped to [0,1]. Boosts and demotes come
 // first in the result, as the Extractor contract asks.
-func ParseExtract(text string, s *memory.State, scope []string) ([]memory.Op, error) {
+func ParseExtract(answer string, s *memory.State, scope []string) ([]memory.Op, error) {
 	var ans extractAnswer
-	if err := decodeAnswer(text, &ans); err != nil {
-		return nil, err
+	if err := decodeAnswer(answer, &ans); err != nil {
+		return nil, formatRejection(answer, err)
 	}
 	if len(ans.Ops) > maxExtractOps {
 		return nil, fmt.Errorf("ops: %d ops, more than %d", len(ans.Ops), maxExtractOps)
 	}
 	var updates, creates []memory.Op
 	touched := map[string]string{}
+	texts := map[string]int{}
 	for i, a := range ans.Ops {
 		at := fmt.Sprintf("ops[%d]", i)
 		for _, ev := range a.Events {
 			if !slices.Contains(scope, ev) {
-				return nil, fmt.Errorf("%s.events: %q is not a pending event in scope", at, ev)
+				return nil, reject(CheckUnknownID, "%s.events: %q is not a pending event in scope", at, ev)
 			}
+		}
+		if n := len(a.Events) - len(uniq(a.Events)); n > 0 {
+			return nil, reject(CheckRepetition, "%s.events: names %d event(s) again", at, n)
 		}
 		reason := "LLM extract"
 		if a.Reason != "" {
 			r, err := cleanText(a.Reason, maxReason)
 			if err != nil {
 				return nil, fmt.Errorf("%s.reason: %v", at, err)
+			}
+			if err := checkPlaceholder(at+".reason", r); err != nil {
+				return nil, err
 			}
 			reason += ": " + r
 		}
@@ -112,7 +131,10 @@ func ParseExtract(text string, s *memory.State, scope []string) ([]memory.Op, er
 				return nil, fmt.Errorf("%s: %s takes only chunk, events and reason", at, a.Op)
 			}
 			if !hasChunk(s, a.Chunk) {
-				return nil, fmt.Errorf("%s.chunk: unknown chunk %q", at, a.Chunk)
+				return nil, reject(CheckUnknownID, "%s.chunk: unknown chunk %q", at, a.Chunk)
+			}
+			if err := checkChunkEvidence(at, s.Chunks[slices.IndexFunc(s.Chunks, func(c memory.Chunk) bool { return c.ID == a.Chunk })], s, a.Events); err != nil {
+				return nil, err
 			}
 			if prev, ok := touched[a.Chunk]; ok && prev != a.Op {
 				return nil, fmt.Errorf("%s.chunk: %q is both boosted and demoted", at, a.Chunk)
@@ -135,6 +157,23 @@ func ParseExtract(text string, s *memory.State, scope []string) ([]memory.Op, er
 			if err != nil {
 				return nil, fmt.Errorf("%s.text: %v", at, err)
 			}
+			if err := checkPlaceholder(at+".text", t); err != nil {
+				return nil, err
+			}
+			if err := checkExample(at+".text", t, exampleTexts); err != nil {
+				return nil, err
+			}
+			if err := checkLoop(at+".text", t); err != nil {
+				return nil, err
+			}
+			key := strings.Join(text.Words(t), " ")
+			if j, ok := texts[key]; ok {
+				return nil, reject(CheckRepetition, "%s.text: repeats ops[%d]'s %q", at, j, t)
+			}
+			texts[key] = i
+			if err := checkPreference(at, t, s, a.Events); err != nil {
+				return nil, err
+			}
 			pol := a.Polarity
 			if pol == "" {
 				pol = "likes"
@@ -155,6 +194,17 @@ func ParseExtract(text string, s *memory.State, scope []string) ([]memory.Op, er
 	return append(updates, creates...), nil
 }
 
+// uniq returns xs without repeats, in first-seen order.
+func uniq(xs []string) []string {
+	var out []string
+	for _, x := range xs {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 func hasChunk(s *memory.State, id string) bool {
 	return slices.ContainsFunc(s.Chunks, func(c memory.Chunk) bool { return c.ID == id })
 }
@@ -167,28 +217,31 @@ type Extractor struct {
 	C        Completer
 	Fallback memory.Extractor
 	Log      *Log
+	// Prompts is the prompt profile (zero: Full).
+	Prompts Profile
 }
 
 // Extract implements memory.Extractor.
 func (x Extractor) Extract(s *memory.State, scope []string) ([]memory.Op, error) {
-	text, why := ask(x.C, ExtractRequest(s, userOf(s), scope))
+	answer, why := ask(x.C, ExtractRequestFor(x.Prompts, s, userOf(s), scope))
+	check := CheckExchange
 	if why == "" {
-		ops, err := ParseExtract(text, s, scope)
+		ops, err := ParseExtract(answer, s, scope)
 		if err == nil {
 			// The ops must also apply: a text the memory can key no chunk
 			// by ("1.1.1.1."), or a chunk evicted by an earlier op, would
 			// otherwise fail the whole call instead of this step.
 			if _, err = s.Clone().Apply(s.Clock, "llm", ops, memory.Policy{}); err != nil {
-				err = fmt.Errorf("dry run: %w", err)
+				err = reject(CheckState, "dry run: %v", err)
 			}
 		}
 		if err == nil {
 			x.Log.add(PurposeExtract, "accepted", "")
 			return ops, nil
 		}
-		why = "answer rejected: " + err.Error()
+		why, check = "answer rejected: "+err.Error(), checkOf(err)
 	}
-	x.Log.add(PurposeExtract, "fallback", why)
+	x.Log.fallback(PurposeExtract, check, why)
 	fb := x.Fallback
 	if fb == nil {
 		fb = memory.MetadataExtractor{}
@@ -204,16 +257,21 @@ type synthAnswer struct {
 	Profile string `json:"profile"`
 }
 
-// ParseSynthesize validates π_syn's answer: one profile text, cleaned and at
-// most 1,500 characters.
-func ParseSynthesize(text string) (string, error) {
+// ParseSynthesize validates π_syn's answer for s: one profile text, cleaned
+// and at most 1,500 characters, that checkProfile finds faithful to s (no
+// placeholder, example or loop, not one entry verbatim, every sentence that
+// names something supported by a chunk or an event).
+func ParseSynthesize(answer string, s *memory.State) (string, error) {
 	var ans synthAnswer
-	if err := decodeAnswer(text, &ans); err != nil {
-		return "", err
+	if err := decodeAnswer(answer, &ans); err != nil {
+		return "", formatRejection(answer, err)
 	}
 	p, err := cleanText(ans.Profile, maxProfile)
 	if err != nil {
 		return "", fmt.Errorf("profile: %v", err)
+	}
+	if err := checkProfile(p, s); err != nil {
+		return "", err
 	}
 	return p, nil
 }
@@ -226,6 +284,8 @@ type Synthesizer struct {
 	C        Completer
 	Fallback memory.Synthesizer
 	Log      *Log
+	// Prompts is the prompt profile (zero: Full).
+	Prompts Profile
 }
 
 // Synthesize implements memory.Synthesizer.
@@ -238,17 +298,18 @@ func (y Synthesizer) Synthesize(s *memory.State) (memory.Profile, error) {
 	if err != nil {
 		return base, err
 	}
-	text, why := ask(y.C, SynthesizeRequest(s, userOf(s), base))
+	answer, why := ask(y.C, SynthesizeRequestFor(y.Prompts, s, userOf(s), base))
+	check := CheckExchange
 	if why == "" {
-		p, err := ParseSynthesize(text)
+		p, err := ParseSynthesize(answer, s)
 		if err == nil {
 			y.Log.add(PurposeSynthesize, "accepted", "")
 			base.Text = p
 			return base, nil
 		}
-		why = "answer rejected: " + err.Error()
+		why, check = "answer rejected: "+err.Error(), checkOf(err)
 	}
-	y.Log.add(PurposeSynthesize, "fallback", why)
+	y.Log.fallback(PurposeSynthesize, check, why)
 	return base, nil
 }
 
@@ -278,16 +339,19 @@ var planSpace = []string{"extract", "boost", "demote", "merge", "forget", "synth
 // applied with another could pass the check and then fail the whole call
 // (an extraction that boosts the chunk a later forget names), and the
 // extractor would run twice.
-func ParsePlan(text string, s *memory.State, now int64, maxShare float64, pol memory.Policy) (memory.Decision, error) {
+func ParsePlan(answer string, s *memory.State, now int64, maxShare float64, pol memory.Policy) (memory.Decision, error) {
 	var ans planAnswer
-	if err := decodeAnswer(text, &ans); err != nil {
-		return memory.Decision{}, err
+	if err := decodeAnswer(answer, &ans); err != nil {
+		return memory.Decision{}, formatRejection(answer, err)
 	}
 	reason := "LLM planner"
 	if ans.Reason != "" {
 		r, err := cleanText(ans.Reason, maxReason)
 		if err != nil {
 			return memory.Decision{}, fmt.Errorf("reason: %v", err)
+		}
+		if err := checkPlaceholder("reason", r); err != nil {
+			return memory.Decision{}, err
 		}
 		reason += ": " + r
 	}
@@ -306,6 +370,7 @@ func ParsePlan(text string, s *memory.State, now int64, maxShare float64, pol me
 		return memory.Decision{}, fmt.Errorf("ops: %d ops; a maintain decision needs 1 to %d", len(ans.Ops), maxPlanOps)
 	}
 	removed := 0
+	seen := map[string]int{}
 	for i, a := range ans.Ops {
 		at := fmt.Sprintf("ops[%d]", i)
 		if !slices.Contains(planSpace, a.Op) {
@@ -317,9 +382,17 @@ func ParsePlan(text string, s *memory.State, now int64, maxShare float64, pol me
 		}
 		for _, id := range ids {
 			if !hasChunk(s, id) {
-				return memory.Decision{}, fmt.Errorf("%s: unknown chunk %q", at, id)
+				return memory.Decision{}, reject(CheckUnknownID, "%s: unknown chunk %q", at, id)
 			}
 		}
+		if n := len(ids) - len(uniq(ids)); n > 0 {
+			return memory.Decision{}, reject(CheckRepetition, "%s: names %d chunk(s) again", at, n)
+		}
+		sig := a.Op + " " + strings.Join(ids, ",")
+		if j, ok := seen[sig]; ok {
+			return memory.Decision{}, reject(CheckRepetition, "%s repeats ops[%d] (%s)", at, j, sig)
+		}
+		seen[sig] = i
 		switch a.Op {
 		case "forget":
 			removed += len(ids)
@@ -332,6 +405,9 @@ func ParsePlan(text string, s *memory.State, now int64, maxShare float64, pol me
 			if err != nil {
 				return memory.Decision{}, fmt.Errorf("%s.reason: %v", at, err)
 			}
+			if err := checkPlaceholder(at+".reason", r); err != nil {
+				return memory.Decision{}, err
+			}
 			op.Reason = "LLM planner: " + r
 		}
 		d.Ops = append(d.Ops, op)
@@ -341,7 +417,7 @@ func ParsePlan(text string, s *memory.State, now int64, maxShare float64, pol me
 	}
 	sim, err := s.Simulate(d, now, Planner{}.Trigger(), pol)
 	if err != nil {
-		return memory.Decision{}, fmt.Errorf("dry run: %v", err)
+		return memory.Decision{}, reject(CheckState, "dry run: %v", err)
 	}
 	return sim, nil
 }
@@ -355,6 +431,8 @@ type Planner struct {
 	// MaxShare bounds removals per cycle (default DefaultMaxForgetShare).
 	MaxShare float64
 	Log      *Log
+	// Prompts is the prompt profile (zero: Full).
+	Prompts Profile
 }
 
 // Name implements memory.Planner.
@@ -376,16 +454,17 @@ func (p Planner) Plan(s *memory.State, now int64, force bool, pol memory.Policy)
 		x.C = newMemo(x.C)
 		pol.Extractor = x
 	}
-	text, why := ask(p.C, PlanRequest(s, userOf(s), now))
+	answer, why := ask(p.C, PlanRequestFor(p.Prompts, s, userOf(s), now))
+	check := CheckExchange
 	if why == "" {
-		d, err := ParsePlan(text, s, now, share, pol)
+		d, err := ParsePlan(answer, s, now, share, pol)
 		if err == nil {
-			p.Log.add(PurposePlan, "accepted", "")
+			p.Log.add(PurposePlan, "accepted", planNote(d))
 			return d, nil
 		}
-		why = "answer rejected: " + err.Error()
+		why, check = "answer rejected: "+err.Error(), checkOf(err)
 	}
-	p.Log.add(PurposePlan, "fallback", why)
+	p.Log.fallback(PurposePlan, check, why)
 	fb := p.Fallback
 	if fb == nil {
 		fb = memory.Heuristic{}
@@ -393,4 +472,18 @@ func (p Planner) Plan(s *memory.State, now int64, force bool, pol memory.Policy)
 	d, err := fb.Plan(s, now, force, pol)
 	d.Reason = "LLM plan not used (" + why + "); LLM-free planner: " + d.Reason
 	return d, err
+}
+
+// planNote names an accepted plan's decision and its ops in order
+// ("maintain: extract, merge, forget"), for the outcome: which decisions a
+// model made, and (the journal's ops with trigger "llm") which were applied.
+func planNote(d memory.Decision) string {
+	if len(d.Ops) == 0 {
+		return d.Decision
+	}
+	ops := make([]string, len(d.Ops))
+	for i, o := range d.Ops {
+		ops[i] = o.Op
+	}
+	return d.Decision + ": " + strings.Join(ops, ", ")
 }

@@ -64,7 +64,7 @@ func TestParseExtract(t *testing.T) {
 		wantErr string
 		check   func(t *testing.T, ops []memory.Op)
 	}{
-		{name: "boost and extract, extract last", answer: "```json\n" + `{"ops":[{"op":"extract","category":"genre","text":"Enjoys shooters","strength":1.7,"events":["e1"]},{"op":"boost","chunk":"c1","events":["e1","e2"],"reason":"two Xbox One purchases"}]}` + "\n```",
+		{name: "boost and extract, extract last", answer: "```json\n" + `{"ops":[{"op":"extract","category":"genre","text":"Enjoys Halo shooters","strength":1.7,"events":["e1"]},{"op":"boost","chunk":"c1","events":["e1","e2"],"reason":"two Xbox One purchases"}]}` + "\n```",
 			check: func(t *testing.T, ops []memory.Op) {
 				if len(ops) != 2 || ops[0].Op != "boost" || ops[1].Op != "extract" {
 					t.Fatalf("ops %+v", ops)
@@ -76,7 +76,7 @@ func TestParseExtract(t *testing.T) {
 					t.Fatalf("reason %q", ops[0].Reason)
 				}
 			}},
-		{name: "negative strength clamped", answer: `{"ops":[{"op":"extract","category":"genre","text":"Avoids horror","polarity":"avoids","strength":-3}]}`,
+		{name: "negative strength clamped", answer: `{"ops":[{"op":"extract","category":"genre","text":"Avoids Halo games","polarity":"avoids","strength":-3,"events":["e1"]}]}`,
 			check: func(t *testing.T, ops []memory.Op) {
 				if *ops[0].Strength != 0 || ops[0].Polarity != "avoids" {
 					t.Fatalf("%+v", ops[0])
@@ -85,7 +85,7 @@ func TestParseExtract(t *testing.T) {
 		{name: "mass forget is not an extract op", answer: `{"ops":[{"op":"forget","chunk":"c1"}]}`, wantErr: `ops[0].op: "forget" is not boost, demote or extract`},
 		{name: "unknown chunk", answer: `{"ops":[{"op":"boost","chunk":"c99"}]}`, wantErr: `ops[0].chunk: unknown chunk "c99"`},
 		{name: "event outside scope", answer: `{"ops":[{"op":"boost","chunk":"c1","events":["e7"]}]}`, wantErr: `ops[0].events: "e7" is not a pending event in scope`},
-		{name: "boost and demote one chunk", answer: `{"ops":[{"op":"boost","chunk":"c1"},{"op":"demote","chunk":"c1"}]}`, wantErr: "both boosted and demoted"},
+		{name: "boost and demote one chunk", answer: `{"ops":[{"op":"boost","chunk":"c1","events":["e1"]},{"op":"demote","chunk":"c1","events":["e2"]}]}`, wantErr: "both boosted and demoted"},
 		{name: "unknown field", answer: `{"ops":[{"op":"boost","chunk":"c1","strength_delta":5}]}`, wantErr: "does not match the schema"},
 		{name: "prose around JSON", answer: `Sure! {"ops":[]}`, wantErr: "not a JSON object"},
 		{name: "truncated", answer: `{"ops":[{"op":"boost","chu`, wantErr: "does not match the schema"},
@@ -222,8 +222,11 @@ func (b *byPurpose) Complete(_ context.Context, r Request) (Response, error) {
 // asked once), where the whole maintain call used to fail.
 func TestPlanDryRunUsesTheApplyingExtractor(t *testing.T) {
 	const plan = `{"decision":"maintain","reason":"new purchases","ops":[{"op":"extract"},{"op":"forget","chunk":"c3","reason":"weak"}]}`
-	const extract = `{"ops":[{"op":"boost","chunk":"c3","events":["e1"],"reason":"a racing fan"}]}`
+	const extract = `{"ops":[{"op":"boost","chunk":"c3","events":["e3"],"reason":"a racing fan"}]}`
 	s := fixture(t)
+	if _, err := s.Record([]memory.Signal{{User: "u1", Item: "i3", Action: "purchase", Meta: map[string][]string{"title": {"Gran Turismo"}, "genre": {"Racing"}}, Time: 200}}, nil, memory.Policy{}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.Apply(200, "user", []memory.Op{{Op: "demote", Chunk: "c3"}, {Op: "demote", Chunk: "c3"}}, memory.Policy{}); err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +255,7 @@ func TestPlanDryRunUsesTheApplyingExtractor(t *testing.T) {
 	if i := slices.IndexFunc(s.Chunks, func(c memory.Chunk) bool { return c.ID == "c3" }); i < 0 || s.Chunks[i].Strength != 0.4 {
 		t.Fatalf("c3 should stay, boosted by the model's extraction: %+v", s.Chunks)
 	}
-	want := []Outcome{{"extract", "accepted", ""}, {"plan", "fallback", ""}, {"extract", "accepted", ""}}
+	want := []Outcome{{Purpose: "extract", Status: "accepted"}, {Purpose: "plan", Status: "fallback"}, {Purpose: "extract", Status: "accepted"}}
 	if len(log.Outcomes) != len(want) {
 		t.Fatalf("outcomes %+v", log.Outcomes)
 	}
@@ -273,23 +276,29 @@ func TestPlanDryRunUsesTheApplyingExtractor(t *testing.T) {
 
 // TestExtractDryRun is a real answer of SmolLM2-135M-Instruct (Q4_1, greedy,
 // under the extract grammar) for a Games-6k user of the tuning split: a
-// well-formed extract op whose text holds no word the memory can key a chunk
-// by. It passed the schema and the validator, then failed the whole maintain
-// call when applied; now the extractor's dry run rejects it and the LLM-free
-// extractor runs.
+// well-formed extract op whose text is a loop of "1." and whose reason is the
+// prompt's placeholder. It passed the schema and the old validator, then
+// failed the whole maintain call when applied (the memory can key no chunk by
+// it); the extractor's dry run then caught it. Now the validator reads it: the
+// placeholder first, and without it the loop.
 func TestExtractDryRun(t *testing.T) {
 	const answer = `{ "ops":[{"op":"extract","category":"topic","text":"1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.", "polarity":"likes","strength":0.7,"events":["e1","e2"],"reason":"<why>"}]}`
 	s := fixture(t)
-	if _, err := ParseExtract(answer, s, []string{"e1", "e2"}); err != nil {
-		t.Fatalf("the validator alone accepts it: %v", err)
+	_, err := ParseExtract(answer, s, []string{"e1", "e2"})
+	if checkOf(err) != CheckPlaceholder {
+		t.Fatalf("err %v (%s), want a placeholder rejection", err, checkOf(err))
+	}
+	_, err = ParseExtract(strings.Replace(answer, `,"reason":"<why>"`, "", 1), s, []string{"e1", "e2"})
+	if checkOf(err) != CheckRepetition {
+		t.Fatalf("err %v (%s), want a repetition rejection", err, checkOf(err))
 	}
 	var log Log
 	pol := memory.Policy{Extractor: Extractor{C: &scripted{text: answer}, Log: &log}}
 	if _, err := s.Maintain(300, memory.Fixed{}, true, pol); err != nil {
 		t.Fatalf("maintain failed instead of falling back: %v", err)
 	}
-	if len(log.Outcomes) != 1 || log.Outcomes[0].Status != "fallback" ||
-		log.Outcomes[0].Reason != "answer rejected: dry run: ops[0].key: none given and none found in the text" {
+	if len(log.Outcomes) != 1 || log.Outcomes[0].Status != "fallback" || log.Outcomes[0].Check != CheckPlaceholder ||
+		log.Outcomes[0].Reason != `answer rejected: ops[0].reason holds the placeholder "<why>"` {
 		t.Fatalf("outcomes %+v", log.Outcomes)
 	}
 }
@@ -301,9 +310,10 @@ func TestExtractDryRun(t *testing.T) {
 // extractor, which passed, and applied with the model's extraction, which
 // failed the whole maintain call; three of the 100 recorded users hit it. Now
 // the plan is checked with the extractor that applies it, the model's
-// extraction falls back, and maintenance goes on.
+// extraction falls back, and maintenance goes on. (The plan's reasons were
+// the placeholder "<why>", which is now rejected: they are left out here.)
 func TestPlanApplyRealDivergence(t *testing.T) {
-	const plan = `{ "decision":"maintain","reason":"<why>","ops":[{"op":"extract","reason":"<why>"}]}`
+	const plan = `{ "decision":"maintain","ops":[{"op":"extract"}]}`
 	const extract = `{ "ops":[{"op":"extract","category":"topic","text":"1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.", "polarity":"likes","strength":0.7,"events":["e1","e2"],"reason":"<why>"}]}`
 	s := fixture(t)
 	c := &byPurpose{answers: map[string]string{"plan": plan, "extract": extract}}
@@ -316,7 +326,7 @@ func TestPlanApplyRealDivergence(t *testing.T) {
 	if m.Scheduler != "llm" || m.Decision != "maintain" {
 		t.Fatalf("decision %+v", m)
 	}
-	want := []Outcome{{"extract", "fallback", "answer rejected: dry run: ops[0].key: none given and none found in the text"}, {"plan", "accepted", ""}}
+	want := []Outcome{{Purpose: "extract", Status: "fallback", Reason: `answer rejected: ops[0].reason holds the placeholder "<why>"`, Check: CheckPlaceholder}, {Purpose: "plan", Status: "accepted", Reason: "maintain: extract"}}
 	if len(log.Outcomes) != 2 || log.Outcomes[0] != want[0] || log.Outcomes[1] != want[1] {
 		t.Fatalf("outcomes %+v", log.Outcomes)
 	}

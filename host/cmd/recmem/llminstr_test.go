@@ -32,7 +32,7 @@ func (m *missCounter) Complete(ctx context.Context, r contract.Request) (contrac
 // instructions.want.json, with every request found in the recording.
 func TestRecordedInstructions(t *testing.T) {
 	dir := filepath.Join(recordingDir, "smollm2-135m-instruct-q4_1")
-	lf := llmFlags{spec: "replay:" + filepath.Join(dir, "instructions.jsonl"), steps: "rank"}
+	lf := llmFlags{spec: "replay:" + filepath.Join(dir, "instructions.jsonl"), steps: "rank", stepsSet: true}
 	set, err := lf.open()
 	if err != nil {
 		t.Fatal(err)

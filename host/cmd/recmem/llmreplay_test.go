@@ -12,6 +12,7 @@ import (
 
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/engine"
+	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/rec"
 )
 
@@ -44,6 +45,7 @@ type replayResult struct {
 	Ops      map[string]int              `json:"ops"`
 	LLM      map[string]json.RawMessage  `json:"llm_per_user"`
 	Outcomes map[string]rec.StepOutcomes `json:"llm_outcomes"`
+	Quality  llm.QualityReport           `json:"memory_quality"`
 }
 
 // TestRecordedModel replays every recording of a real model under
@@ -154,7 +156,7 @@ func recordedCatalog(t *testing.T, d *dataset.RecBole) []byte {
 func replayRecorded(t *testing.T, replay rec.Replay, cases []rec.Case, catalog []byte, r recordedRun, dir, wasm string, native bool, asked *askedHashes) []byte {
 	lf := llmFlags{} // no file: the LLM-free run on the same users
 	if r.File != "" {
-		lf = llmFlags{spec: "replay:" + filepath.Join(dir, r.File), steps: strings.Join(r.Steps, ",")}
+		lf = llmFlags{spec: "replay:" + filepath.Join(dir, r.File), steps: strings.Join(r.Steps, ","), stepsSet: true}
 	}
 	set, err := lf.open()
 	if err != nil {
@@ -171,7 +173,7 @@ func replayRecorded(t *testing.T, replay rec.Replay, cases []rec.Case, catalog [
 		t.Fatal(err)
 	}
 	s := run.Scores()
-	res := replayResult{HR1: s.HR1, HR5: s.HR5, NDCG5: s.NDCG5, NDCG10: s.NDCG10, Ops: run.Ops, LLM: map[string]json.RawMessage{}, Outcomes: run.LLM.Report()}
+	res := replayResult{HR1: s.HR1, HR5: s.HR5, NDCG5: s.NDCG5, NDCG10: s.NDCG10, Ops: run.Ops, LLM: map[string]json.RawMessage{}, Outcomes: run.LLM.Report(), Quality: run.Quality.Report()}
 	if set.meter != nil {
 		for step, u := range set.meter.PerUser(len(cases)) {
 			res.LLM[step], _ = json.Marshal(u)
