@@ -824,7 +824,10 @@ export interface OpenOptions {
   module: URL | Response | WebAssembly.Module | Uint8Array | ArrayBuffer | string;
   /** answers llm_complete synchronously; absent: the LLM-free policies run */
   llm?: (req: LLMRequest) => LLMResponse;
+  /** the steps that ask llm; absent: the steps measured to help with llmModel (none when it is absent or was never measured) */
   llmSteps?: ('extract' | 'plan' | 'synthesize' | 'rank')[];
+  /** the model behind llm ("smollm2-135m-instruct", a GGUF file name): its prompt profile, default steps and rank weight (docs/llm.md) */
+  llmModel?: string;
   /** a saved state to restore: a JSON document (text, bytes or object) or a binary state (bytes) */
   state?: string | Uint8Array | object;
   /** a catalog asset for rank */

@@ -137,9 +137,16 @@ func TestMemoryQuality(t *testing.T) {
 		memory.Chunk{ID: "c7", Category: "topic", Key: "mario kart", Text: "Mario Kart 8 Deluxe", Events: []string{"e2"}, Polarity: "likes"},
 	)
 	s.Profile = memory.Profile{Version: 1, Text: "Plays Mario on the Switch. Fond of chess."}
+	// The journal says a model made c3 (grounded), c4 (not) and c6 (a
+	// placeholder, which names nothing its event holds either); c5's
+	// extraction fell back to the LLM-free extractor.
+	s.Journal = append(s.Journal,
+		memory.Entry{Op: "extract", Chunks: []string{"c3", "c4"}, Reason: "LLM extract"},
+		memory.Entry{Op: "extract", Chunks: []string{"c5"}, Reason: "LLM extract not used (answer rejected: ...); LLM-free: ..."},
+		memory.Entry{Op: "extract", Chunks: []string{"c6"}, Reason: "LLM extract: two purchases"})
 	got := MemoryQuality(s)
 	want := Quality{Users: 1, Chunks: 7, Grounded: 3, Unverifiable: 2, Duplicates: 1, Placeholders: 1, TitleCopies: 1,
-		Profiles: 1, Sentences: 2, Supported: 1}
+		Profiles: 1, Sentences: 2, Supported: 1, ModelChunks: 3, ModelUngrounded: 2, ModelPlaceholders: 1}
 	if got != want {
 		t.Fatalf("quality\n got %+v\nwant %+v", got, want)
 	}

@@ -209,10 +209,17 @@ func hasChunk(s *memory.State, id string) bool {
 	return slices.ContainsFunc(s.Chunks, func(c memory.Chunk) bool { return c.ID == id })
 }
 
-// Extractor is π_ext through the host's LLM. An answer that fails
-// validation or whose ops do not apply to a copy of the state, a failed
-// exchange or a spent budget falls back to Fallback (default
-// memory.MetadataExtractor), and the ops say why.
+// Extractor is π_ext through the host's LLM, adding to the LLM-free
+// extraction rather than replacing it: the LLM-free extractor (Fallback,
+// default memory.MetadataExtractor) always runs, and a valid answer adds
+// what it finds beyond it: updates of chunks the LLM-free ops leave alone,
+// and new chunks with a category and key no chunk holds. Each of the model's
+// ops is kept only if it applies after those before it (combine). An answer
+// that fails validation, a failed exchange or a spent budget leaves the
+// LLM-free ops alone, and they say why. A model's extraction can therefore
+// add grounded preferences to a memory and never take one away:
+// SmolLM2-135M and Gemma 3 270M often answered no op at all, which used to
+// leave the memory without any chunk.
 type Extractor struct {
 	C        Completer
 	Fallback memory.Extractor
@@ -223,34 +230,86 @@ type Extractor struct {
 
 // Extract implements memory.Extractor.
 func (x Extractor) Extract(s *memory.State, scope []string) ([]memory.Op, error) {
+	fb := x.Fallback
+	if fb == nil {
+		fb = memory.MetadataExtractor{}
+	}
+	base, err := fb.Extract(s, scope)
+	if err != nil {
+		return nil, err
+	}
 	answer, why := ask(x.C, ExtractRequestFor(x.Prompts, s, userOf(s), scope))
 	check := CheckExchange
 	if why == "" {
 		ops, err := ParseExtract(answer, s, scope)
 		if err == nil {
-			// The ops must also apply: a text the memory can key no chunk
-			// by ("1.1.1.1."), or a chunk evicted by an earlier op, would
-			// otherwise fail the whole call instead of this step.
-			if _, err = s.Clone().Apply(s.Clock, "llm", ops, memory.Policy{}); err != nil {
-				err = reject(CheckState, "dry run: %v", err)
+			var out []memory.Op
+			var kept int
+			if out, kept, err = combine(s, base, ops); err == nil {
+				x.Log.add(PurposeExtract, "accepted", fmt.Sprintf("%d of the model's %d ops added to the LLM-free extraction", kept, len(ops)))
+				return out, nil
 			}
-		}
-		if err == nil {
-			x.Log.add(PurposeExtract, "accepted", "")
-			return ops, nil
 		}
 		why, check = "answer rejected: "+err.Error(), checkOf(err)
 	}
 	x.Log.fallback(PurposeExtract, check, why)
-	fb := x.Fallback
-	if fb == nil {
-		fb = memory.MetadataExtractor{}
+	for i := range base {
+		base[i].Reason = "LLM extract not used (" + why + "); LLM-free: " + base[i].Reason
 	}
-	ops, err := fb.Extract(s, scope)
-	for i := range ops {
-		ops[i].Reason = "LLM extract not used (" + why + "); LLM-free: " + ops[i].Reason
+	return base, nil
+}
+
+// combine returns the LLM-free ops base with the model's ops added, updates
+// first (as the Extractor contract asks): the model's updates of chunks base
+// does not update, then base's new chunks, then the model's, each of the
+// model's ops kept only if it applies to a copy of s after the ops before it
+// (a chunk key base already created, or a chunk evicted, drops it). It
+// reports how many of the model's ops it kept, and fails (CheckState) only
+// when base itself does not apply. O(ops × state size).
+func combine(s *memory.State, base, model []memory.Op) ([]memory.Op, int, error) {
+	isUpdate := func(o memory.Op) bool { return o.Op == "boost" || o.Op == "demote" }
+	touched := map[string]bool{}
+	var out []memory.Op
+	for _, o := range base {
+		if isUpdate(o) {
+			touched[o.Chunk] = true
+			out = append(out, o)
+		}
 	}
-	return ops, err
+	sim := s.Clone()
+	if _, err := sim.Apply(s.Clock, "llm", out, memory.Policy{}); err != nil {
+		return nil, 0, reject(CheckState, "dry run: the LLM-free updates: %v", err)
+	}
+	kept := 0
+	try := func(o memory.Op) {
+		c := sim.Clone()
+		if _, err := c.Apply(s.Clock, "llm", []memory.Op{o}, memory.Policy{}); err == nil {
+			sim = c
+			out = append(out, o)
+			kept++
+		}
+	}
+	for _, o := range model {
+		if isUpdate(o) && !touched[o.Chunk] {
+			try(o)
+		}
+	}
+	var creates []memory.Op
+	for _, o := range base {
+		if !isUpdate(o) {
+			creates = append(creates, o)
+		}
+	}
+	if _, err := sim.Apply(s.Clock, "llm", creates, memory.Policy{}); err != nil {
+		return nil, 0, reject(CheckState, "dry run: the LLM-free extraction after the model's updates: %v", err)
+	}
+	out = append(out, creates...)
+	for _, o := range model {
+		if !isUpdate(o) {
+			try(o)
+		}
+	}
+	return out, kept, nil
 }
 
 type synthAnswer struct {

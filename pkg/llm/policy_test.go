@@ -339,3 +339,57 @@ func TestPlanApplyRealDivergence(t *testing.T) {
 		t.Fatalf("calls %v", c.calls)
 	}
 }
+
+// TestExtractorAddsToTheLLMFreeExtraction: the LLM-free extraction always
+// runs; a valid answer adds only what it does not already hold, and an empty
+// one (no op) leaves the LLM-free ops, where it used to leave the memory
+// without them.
+func TestExtractorAddsToTheLLMFreeExtraction(t *testing.T) {
+	scope := []string{"e1", "e2"}
+	base, err := memory.MetadataExtractor{}.Extract(fixture(t), scope)
+	if err != nil || len(base) == 0 {
+		t.Fatalf("LLM-free ops %v, %v", base, err)
+	}
+	baseOps := func(ops []memory.Op) []string {
+		var out []string
+		for _, o := range ops {
+			out = append(out, o.Op+" "+o.Chunk+o.Text)
+		}
+		return out
+	}
+	tests := []struct {
+		name, answer string
+		added        []string // ops after the LLM-free ones, in order
+		note         string
+	}{
+		{"no op", `{"ops":[]}`, nil, "0 of the model's 0 ops added to the LLM-free extraction"},
+		{"a new preference", `{"ops":[{"op":"extract","category":"genre","text":"Enjoys Halo shooters","events":["e1"]}]}`,
+			[]string{"extract Enjoys Halo shooters"}, "1 of the model's 1 ops added to the LLM-free extraction"},
+		{"an update of a chunk the LLM-free ops update is dropped", `{"ops":[{"op":"demote","chunk":"c1","events":["e1"]},{"op":"extract","category":"genre","text":"Enjoys Halo shooters","events":["e1"]}]}`,
+			[]string{"extract Enjoys Halo shooters"}, "1 of the model's 2 ops added to the LLM-free extraction"},
+		{"a key a chunk holds is dropped", `{"ops":[{"op":"extract","category":"platform","text":"Xbox One","events":["e1","e2"]}]}`,
+			nil, "0 of the model's 1 ops added to the LLM-free extraction"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var log Log
+			got, err := Extractor{C: &scripted{text: tt.answer}, Log: &log}.Extract(fixture(t), scope)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, g := baseOps(base), baseOps(got)
+			var added []string
+			for _, o := range g {
+				if !slices.Contains(b, o) {
+					added = append(added, o)
+				}
+			}
+			if !slices.Equal(added, tt.added) || len(g) != len(b)+len(tt.added) {
+				t.Fatalf("ops %q over the LLM-free %q, want %q added", g, b, tt.added)
+			}
+			if len(log.Outcomes) != 1 || log.Outcomes[0].Status != "accepted" || log.Outcomes[0].Reason != tt.note {
+				t.Fatalf("outcome %+v", log.Outcomes)
+			}
+		})
+	}
+}

@@ -34,6 +34,13 @@ type Quality struct {
 	Sentences int `json:"sentences"`
 	Supported int `json:"supported"`
 	Verbatim  int `json:"verbatim"`
+	// ModelChunks are the chunks a model's extraction created (the journal
+	// entry that created them says "LLM extract"); ModelUngrounded and
+	// ModelPlaceholders count those of them that are not grounded or hold
+	// a placeholder or example copy: what validation must keep at 0.
+	ModelChunks       int `json:"model_chunks"`
+	ModelUngrounded   int `json:"model_ungrounded"`
+	ModelPlaceholders int `json:"model_placeholders"`
 }
 
 // QualityReport is Quality with its shares.
@@ -62,6 +69,9 @@ func (q *Quality) Add(o Quality) {
 	q.Sentences += o.Sentences
 	q.Supported += o.Supported
 	q.Verbatim += o.Verbatim
+	q.ModelChunks += o.ModelChunks
+	q.ModelUngrounded += o.ModelUngrounded
+	q.ModelPlaceholders += o.ModelPlaceholders
 }
 
 // Report returns q with its shares.
@@ -82,19 +92,35 @@ func (q Quality) Report() QualityReport {
 	return r
 }
 
-// MemoryQuality judges one user's memory. O(chunks × (chunks + cited
-// events) + profile sentences × (chunks + events)).
+// byModel returns the chunks the journal says a model's extraction created.
+func byModel(s *memory.State) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range s.Journal {
+		if e.Op == "extract" && strings.HasPrefix(e.Reason, "LLM extract") && !strings.HasPrefix(e.Reason, "LLM extract not used") {
+			for _, id := range e.Chunks {
+				out[id] = true
+			}
+		}
+	}
+	return out
+}
+
+// MemoryQuality judges one user's memory (its journal tells which chunks a
+// model made). O(journal + chunks × (chunks + cited events) + profile
+// sentences × (chunks + events)).
 func MemoryQuality(s *memory.State) Quality {
 	q := Quality{Users: 1, Chunks: len(s.Chunks)}
 	seenText, seenKey := map[string]bool{}, map[string]bool{}
+	model := byModel(s)
 	for _, c := range s.Chunks {
+		placeholder := checkPlaceholder("", c.Text) != nil || checkExample("", c.Text, exampleTexts) != nil
 		words := strings.Join(text.Words(c.Text), " ")
 		key := c.Category + "\x00" + c.Key
 		if seenText[words] || (c.Key != "" && seenKey[key]) {
 			q.Duplicates++
 		}
 		seenText[words], seenKey[key] = true, true
-		if checkPlaceholder("", c.Text) != nil || checkExample("", c.Text, exampleTexts) != nil {
+		if placeholder {
 			q.Placeholders++
 		}
 		ws := text.Words(c.Text)
@@ -113,11 +139,21 @@ func MemoryQuality(s *memory.State) Quality {
 				}
 			}
 		}
+		grounded := inMemory > 0 && 2*support >= inMemory
 		switch {
 		case inMemory == 0:
 			q.Unverifiable++
-		case 2*support >= inMemory:
+		case grounded:
 			q.Grounded++
+		}
+		if model[c.ID] {
+			q.ModelChunks++
+			if !grounded && inMemory > 0 {
+				q.ModelUngrounded++
+			}
+			if placeholder {
+				q.ModelPlaceholders++
+			}
 		}
 	}
 	p := s.Profile.Text

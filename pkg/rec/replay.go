@@ -80,11 +80,11 @@ func (r Replay) User(c engine.Caller, k Case) (UserResult, error) {
 
 // judge reads c's memory (get_memory) and judges it (llm.MemoryQuality).
 func judge(c engine.Caller) (llm.Quality, error) {
-	v, err := engine.GetMemory.Call(c, engine.GetMemoryInput{JournalLimit: 1})
+	v, err := engine.GetMemory.Call(c, engine.GetMemoryInput{})
 	if err != nil {
 		return llm.Quality{}, err
 	}
-	s := memory.State{Config: v.Config, Clock: v.Clock, Events: v.Events, Chunks: v.Chunks, Profile: v.Profile}
+	s := memory.State{Config: v.Config, Clock: v.Clock, Events: v.Events, Chunks: v.Chunks, Profile: v.Profile, Journal: v.Journal}
 	return llm.MemoryQuality(&s), nil
 }
 

@@ -32,8 +32,17 @@ type recordedRun struct {
 	Mode      string   `json:"mode"`
 	Scheduler string   `json:"scheduler"`
 	Steps     []string `json:"steps"`
+	Skip      int      `json:"skip,omitempty"` // the users start after the first Skip (a tuning split)
 	Users     int      `json:"users"`
-	Command   string   `json:"command"`
+	// Compare names the LLM-free run on the same users that the targets
+	// hold this run to (TestRecordedTargets).
+	Compare string `json:"compare,omitempty"`
+	Command string `json:"command,omitempty"`
+}
+
+// users returns the run's cases.
+func (r recordedRun) users(all []rec.Case) []rec.Case {
+	return all[r.Skip : r.Skip+r.Users]
 }
 
 // replayResult is what a replay must reproduce, on every host, byte for byte.
@@ -90,8 +99,8 @@ func TestRecordedModel(t *testing.T) {
 			t.Run(filepath.Base(dir)+"/"+r.Name, func(t *testing.T) {
 				unrun[r.File]--
 				replay := rec.Replay{Data: d, Mode: r.Mode, Scheduler: r.Scheduler, EventCap: rec.DefaultEventCap}
-				wasmOut := replayRecorded(t, replay, all[:r.Users], catalog, r, dir, wasm, false, asked[r.File])
-				nativeOut := replayRecorded(t, replay, all[:r.Users], catalog, r, dir, wasm, true, asked[r.File])
+				wasmOut := replayRecorded(t, replay, r.users(all), catalog, r, dir, wasm, false, asked[r.File])
+				nativeOut := replayRecorded(t, replay, r.users(all), catalog, r, dir, wasm, true, asked[r.File])
 				if !bytes.Equal(wasmOut, nativeOut) {
 					t.Fatalf("the .wasm module and native Go differ:\nwasm:   %s\nnative: %s", wasmOut, nativeOut)
 				}
