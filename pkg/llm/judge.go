@@ -75,10 +75,12 @@ func checkOf(err error) string {
 	return CheckRule
 }
 
-var placeholderRE = regexp.MustCompile(`<[^<>]{1,80}>`)
+// placeholderRE matches a placeholder: anything in angle brackets ("<why>",
+// "<3 to 6 sentences>"), or a template's variable name in square or curly
+// brackets ("[category_name]", "{user}").
+var placeholderRE = regexp.MustCompile(`<[^<>]{1,80}>|\[[a-z]+(?:_[a-z]+)+\]|\{[a-z]+(?:_[a-z]+)*\}`)
 
-// checkPlaceholder rejects a field that holds an angle-bracket placeholder.
-// O(len(s)).
+// checkPlaceholder rejects a field that holds a placeholder. O(len(s)).
 func checkPlaceholder(at, s string) error {
 	if m := placeholderRE.FindString(s); m != "" {
 		return reject(CheckPlaceholder, "%s holds the placeholder %q", at, m)

@@ -79,6 +79,8 @@ func TestCheckProfile(t *testing.T) {
 		{"one chunk verbatim", "Enjoys the Mario series", CheckVerbatimCopy},
 		{"one title verbatim", "Mario Kart 8 Deluxe", CheckVerbatimCopy},
 		{"a placeholder", "<3 to 6 sentences>", CheckPlaceholder},
+		{"a template's variable", "The most popular choice is [category_name] with a preference for Mario.", CheckPlaceholder},
+		{"a title in square brackets is not one", "Plays Mario [Super Mario Odyssey].", ""},
 		{"the example", exampleProfiles0(), exampleCheck()},
 		{"a loop", "Likes Mario and Zelda, likes Mario and Zelda, likes Mario and Zelda.", CheckRepetition},
 		{"a sentence twice", "Likes Mario. Likes Mario.", CheckRepetition},
