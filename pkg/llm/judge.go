@@ -149,7 +149,8 @@ var genericTerms = func() map[string]bool {
 		rising fading new recent recently lately series genre genres topic topics platform
 		platforms format creator era tone kind kinds type types category profile taste tastes
 		avoid avoids avoided dislike dislikes disliked edition version collection
-		seem seems want wants well good great many much more most some lot lots very`) {
+		seem seems want wants well good great many much more most some lot lots very
+		record recorded yet nothing none`) {
 		m[text.Stem(w)] = true
 	}
 	return m
