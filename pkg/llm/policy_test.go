@@ -393,3 +393,39 @@ func TestExtractorAddsToTheLLMFreeExtraction(t *testing.T) {
 		})
 	}
 }
+
+// TestSynthesizerSkipsTheMidBatchSynthesis: the memory's automatic
+// synthesis (the mutation count at Gamma) while events are still pending is
+// not asked of the model; an asked-for synthesis, or one with nothing
+// pending, is.
+func TestSynthesizerSkipsTheMidBatchSynthesis(t *testing.T) {
+	tests := []struct {
+		name      string
+		mutations int
+		pending   bool
+		calls     int
+	}{
+		{"automatic, events pending", 5, true, 0},
+		{"automatic, nothing pending", 5, false, 1},
+		{"asked for, events pending", 2, true, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := fixture(t) // Gamma 5; e1 and e2 pending
+			s.Counters.Mutations = tt.mutations
+			if !tt.pending {
+				for i := range s.Events {
+					s.Events[i].Pending = false
+				}
+			}
+			sc := &scripted{text: `{"profile":"Plays Halo on the Xbox One."}`}
+			p, err := Synthesizer{C: sc}.Synthesize(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sc.calls != tt.calls || (tt.calls == 1) != (p.Text == "Plays Halo on the Xbox One.") {
+				t.Fatalf("%d calls, profile %q", sc.calls, p.Text)
+			}
+		})
+	}
+}
