@@ -505,7 +505,10 @@ func ParsePlan(answer string, s *memory.State, now int64, maxShare float64, pol 
 
 // Planner is π_plan through the host's LLM. When the answer fails validation
 // (or the exchange fails), Fallback (default memory.Heuristic) decides
-// instead and its reason says why the LLM's plan was not used.
+// instead and its reason says why the LLM's plan was not used. A wait is
+// rejected where the LLM-free planner would maintain: Gemma 3 270M answered
+// wait to every one of its 24 evolving-mode plan requests, which left the
+// memory without a single chunk.
 type Planner struct {
 	C        Completer
 	Fallback memory.Planner
@@ -535,10 +538,23 @@ func (p Planner) Plan(s *memory.State, now int64, force bool, pol memory.Policy)
 		x.C = newMemo(x.C)
 		pol.Extractor = x
 	}
+	fb := p.Fallback
+	if fb == nil {
+		fb = memory.Heuristic{}
+	}
 	answer, why := ask(p.C, PlanRequestFor(p.Prompts, s, userOf(s), now))
 	check := CheckExchange
 	if why == "" {
 		d, err := ParsePlan(answer, s, now, share, pol)
+		if err == nil && d.Decision == "wait" {
+			// A model may not starve the memory: it waits only when the
+			// LLM-free planner would (asked with the LLM-free policies, so
+			// that the question costs no model call).
+			free, ferr := fb.Plan(s, now, force, memory.Policy{})
+			if ferr == nil && free.Decision == "maintain" {
+				err = reject(CheckRule, "decision: wait, where the LLM-free planner maintains (%s)", free.Reason)
+			}
+		}
 		if err == nil {
 			p.Log.add(PurposePlan, "accepted", planNote(d))
 			return d, nil
@@ -546,10 +562,6 @@ func (p Planner) Plan(s *memory.State, now int64, force bool, pol memory.Policy)
 		why, check = "answer rejected: "+err.Error(), checkOf(err)
 	}
 	p.Log.fallback(PurposePlan, check, why)
-	fb := p.Fallback
-	if fb == nil {
-		fb = memory.Heuristic{}
-	}
 	d, err := fb.Plan(s, now, force, pol)
 	d.Reason = "LLM plan not used (" + why + "); LLM-free planner: " + d.Reason
 	return d, err

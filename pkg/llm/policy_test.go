@@ -429,3 +429,31 @@ func TestSynthesizerSkipsTheMidBatchSynthesis(t *testing.T) {
 		})
 	}
 }
+
+// TestPlannerWaitsOnlyWhereTheLLMFreePlannerWould: a model's wait stands
+// when the LLM-free planner would wait too (two pending signals, batch size
+// 5, not forced), and falls back when it would maintain (forced).
+func TestPlannerWaitsOnlyWhereTheLLMFreePlannerWould(t *testing.T) {
+	for _, force := range []bool{false, true} {
+		s := memory.New(memory.Config{})
+		if _, err := s.Record([]memory.Signal{
+			{User: "u1", Item: "i1", Action: "purchase", Meta: map[string][]string{"title": {"Halo 5: Guardians - Xbox One"}}, Time: 100},
+			{User: "u1", Item: "i2", Action: "purchase", Meta: map[string][]string{"title": {"Forza Horizon 3 - Xbox One"}}, Time: 200},
+		}, nil, memory.Policy{}); err != nil {
+			t.Fatal(err)
+		}
+		var log Log
+		d, err := Planner{C: &scripted{text: `{"decision":"wait"}`}, Log: &log}.Plan(s, 300, force, memory.Policy{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := log.Outcomes[0]
+		switch {
+		case !force && (d.Decision != "wait" || o.Status != "accepted"):
+			t.Errorf("not forced: %s, %+v; want the model's wait", d.Decision, o)
+		case force && (d.Decision != "maintain" || o.Status != "fallback" || o.Check != CheckRule ||
+			o.Reason != "answer rejected: decision: wait, where the LLM-free planner maintains (forced with 2 pending signals; profile never built)"):
+			t.Errorf("forced: %s, %+v; want the LLM-free maintenance", d.Decision, o)
+		}
+	}
+}
