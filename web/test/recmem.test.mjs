@@ -85,6 +85,8 @@ test('llmModel: without llmSteps, the steps measured to help with the model, non
     return out.llm ?? [];
   };
   assert.deepEqual(await synth({ llmModel: 'some-hosted-model' }), []);
+  // SmolLM2-135M was measured: none of its steps helped (docs/llm.md), so none is on by default.
+  assert.deepEqual(await synth({ llmModel: 'SmolLM2-135M-Instruct.Q4_1.gguf' }), []);
   assert.deepEqual(await synth({ llmModel: 'some-hosted-model', llmSteps: [] }), []);
   assert.deepEqual(await synth({ llmModel: 'some-hosted-model', llmSteps: ['synthesize'] }), [{ purpose: 'synthesize', status: 'accepted' }]);
   assert.deepEqual(asked, ['synthesize']);
