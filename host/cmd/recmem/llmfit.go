@@ -53,7 +53,7 @@ func runLLMFitRank(args []string, stdout, stderr io.Writer) int {
 	catFile := fs.String("catalog", "", "the catalog the recording was made against (required)")
 	spec := fs.String("llm", "", "the recording, as replay:FILE (required)")
 	skip := fs.Int("skip", 3000, "the tuning users start after the first `N` users with a candidate list")
-	users := fs.Int("users", 40, "how many tuning users")
+	users := fs.Int("users", 30, "how many tuning users")
 	grid := fs.String("weights", "0,0.125,0.25,0.5,1,2,4,8", "the weights to try, comma-separated, each 0 or more")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if err := fs.Parse(args); err != nil {
