@@ -43,10 +43,13 @@ func (handLLM) Complete(_ context.Context, r llm.Request) (llm.Response, error) 
 		if m := pendingRE.FindStringSubmatch(user); m != nil {
 			fmt.Sscan(m[1], &n)
 		}
-		if n >= 3 {
-			ans = `{"decision":"maintain","reason":"three or more new purchases","ops":[{"op":"extract"}]}`
+		// Wait only with nothing pending: a wait where the LLM-free planner
+		// maintains is rejected (docs/llm.md), and with a signal pending it
+		// may (a near-duplicate group to merge, no profile yet).
+		if n >= 1 {
+			ans = `{"decision":"maintain","reason":"new purchases","ops":[{"op":"extract"}]}`
 		} else {
-			ans = `{"decision":"wait","reason":"fewer than three new purchases"}`
+			ans = `{"decision":"wait","reason":"no new purchase"}`
 		}
 	case "extract":
 		chunks := map[string]string{} // text -> id

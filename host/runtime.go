@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -64,9 +65,18 @@ type Options struct {
 	// policy. Which steps ask the LLM at all is LLMSteps.
 	LLM llm.Completer
 	// LLMSteps lists the steps that use the LLM: any of extract, plan,
-	// synthesize, rank. Empty means none (the LLM-free defaults). It reaches
-	// the module as the manifest config key "llm_steps".
+	// synthesize, rank. Empty means the steps measured to help with
+	// LLMModel (llm.ForModel), and none when LLMModel is empty or was never
+	// measured. It reaches the module as the manifest config key "llm_steps".
 	LLMSteps []string
+	// LLMModel names the model the LLM runs (an endpoint's model id, a GGUF
+	// file, a recording's source): it chooses the prompt profile, the
+	// default steps and the weight of the model's ranking (llm.ForModel).
+	// It reaches the module as the config key "llm_model".
+	LLMModel string
+	// LLMRankWeight, when set, overrides the model's rank weight (a fitting
+	// run sets it); config key "llm_rank_weight".
+	LLMRankWeight *float64
 	// Functions are extra host functions offered to the module in the
 	// "extism:host/user" namespace.
 	Functions []HostFunction
@@ -152,6 +162,12 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	if len(opts.LLMSteps) > 0 {
 		r.config["llm_steps"] = strings.Join(opts.LLMSteps, ",")
+	}
+	if opts.LLMModel != "" {
+		r.config["llm_model"] = opts.LLMModel
+	}
+	if opts.LLMRankWeight != nil {
+		r.config["llm_rank_weight"] = strconv.FormatFloat(*opts.LLMRankWeight, 'g', -1, 64)
 	}
 	fail := func(err error) (*Runtime, error) {
 		r.Close(ctx)

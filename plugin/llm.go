@@ -5,6 +5,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strconv"
 	"strings"
 
 	pdk "github.com/extism/go-pdk"
@@ -42,16 +44,37 @@ func (hostLLM) Complete(_ context.Context, r llm.Request) (llm.Response, error) 
 // configured is set once the manifest's config has been read.
 var configured bool
 
-// configure reads the manifest config key "llm_steps" (comma-separated steps
-// that ask the host's LLM) once, before the first export runs.
+// configure reads the manifest config keys once, before the first export
+// runs: "llm_model" (the name of the model the host's LLM runs, which
+// chooses the prompt profile, the default steps and the weight of its
+// ranking: llm.ForModel), "llm_steps" (comma-separated steps that ask the
+// host's LLM; absent: the model's measured default steps) and
+// "llm_rank_weight" (overrides the model's rank weight).
 func configure() error {
 	if configured {
 		return nil
 	}
 	configured = true
-	steps, _ := pdk.GetConfig("llm_steps")
-	if strings.TrimSpace(steps) == "" {
+	var defaults []string
+	if model, ok := pdk.GetConfig("llm_model"); ok && model != "" {
+		defaults = eng.SetLLMModel(model)
+	}
+	if w, ok := pdk.GetConfig("llm_rank_weight"); ok && w != "" {
+		x, err := strconv.ParseFloat(w, 64)
+		if err != nil {
+			return fmt.Errorf("config llm_rank_weight: %q is not a number", w)
+		}
+		if err := eng.SetLLMRankWeight(x); err != nil {
+			return fmt.Errorf("config llm_rank_weight: %w", err)
+		}
+	}
+	steps, ok := pdk.GetConfig("llm_steps")
+	list := strings.Split(steps, ",")
+	if !ok {
+		list = defaults
+	}
+	if len(list) == 0 || strings.TrimSpace(strings.Join(list, "")) == "" {
 		return nil
 	}
-	return eng.SetLLM(hostLLM{}, strings.Split(steps, ","))
+	return eng.SetLLM(hostLLM{}, list)
 }

@@ -587,12 +587,15 @@ export interface Op {
 
 /**
  * Outcome records what became of one LLM step: "accepted", or "fallback"
- * with the reason the answer was not used.
+ * with the reason the answer was not used and the check it failed (judge.go:
+ * exchange, format, refusal, placeholder, example_copy, repetition,
+ * unsupported, title_copy, verbatim_copy, unknown_id, rule, state).
  */
 export interface Outcome {
   purpose: 'extract' | 'plan' | 'synthesize' | 'rank';
   status: 'accepted' | 'fallback';
   reason?: string;
+  check?: string;
 }
 
 /** Profile is the synthesized narrative and what it was built from. */
@@ -879,7 +882,10 @@ export interface OpenOptions {
   module: URL | Response | WebAssembly.Module | Uint8Array | ArrayBuffer | string;
   /** answers llm_complete synchronously; absent: the LLM-free policies run */
   llm?: (req: LLMRequest) => LLMResponse;
+  /** the steps that ask llm; absent: the steps measured to help with llmModel (none when it is absent or was never measured) */
   llmSteps?: ('extract' | 'plan' | 'synthesize' | 'rank')[];
+  /** the model behind llm ("smollm2-135m-instruct", a GGUF file name): its prompt profile, default steps and rank weight (docs/llm.md) */
+  llmModel?: string;
   /** a saved state to restore: a JSON document (text, bytes or object) or a binary state (bytes) */
   state?: string | Uint8Array | object;
   /** a catalog asset for rank */

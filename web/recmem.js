@@ -71,6 +71,23 @@ export function messageOf(err) {
   return String(err);
 }
 
+// llmConfig adds the LLM's manifest config keys to config: llm_steps when
+// steps are named, llm_model when a model is named and an llm answers (the
+// module then takes that model's measured default steps when none are
+// named). An empty config value trips @extism/extism 1.0.3's config_get
+// ("failed to store output"), so no key is set empty; an empty llmSteps
+// with a model drops the model, whose defaults would otherwise apply.
+function llmConfig(config, llm, llmSteps, llmModel) {
+  const out = { ...config };
+  if (llmSteps !== undefined && llmSteps !== null && !Array.isArray(llmSteps)) {
+    throw new TypeError('Recmem.open: llmSteps must be an array of steps');
+  }
+  const named = Array.isArray(llmSteps);
+  if (named && llmSteps.length) out.llm_steps = llmSteps.join(',');
+  if (llm && llmModel && (!named || llmSteps.length)) out.llm_model = String(llmModel);
+  return out;
+}
+
 // Recmem is one user's memory in one module instance. Calls run one at a
 // time, in the order they were made.
 export class Recmem {
@@ -96,7 +113,10 @@ export class Recmem {
   // open instantiates the module. module is a URL, a Response, a
   // WebAssembly.Module, bytes, or (in Node) a file path string. llm is an
   // optional synchronous function from an llm_complete request object to a
-  // response object; llmSteps lists the steps that ask it. state restores a
+  // response object; llmSteps lists the steps that ask it, and llmModel names
+  // the model behind llm (its prompt profile and the weight of its ranking;
+  // with llmSteps absent, the steps measured to help with that model, and
+  // none for a model nothing was measured with: docs/llm.md). state restores a
   // saved memory; catalog (bytes or a catalog object) is loaded for rank.
   // Called on a subclass of Recmem (Sub.open, or super.open in its own
   // static open), it returns an instance of that subclass, whose
@@ -105,16 +125,14 @@ export class Recmem {
   // documents this instance hands out and takes back, as the Go host's seal
   // does (docs/state-format.md): exportState returns the document sealed,
   // importState opens only documents sealed with this key.
-  static async open({ module, llm, llmSteps = [], state, catalog, config = {}, sealKey } = {}) {
+  static async open({ module, llm, llmSteps, llmModel, state, catalog, config = {}, sealKey } = {}) {
     if (!module) throw new TypeError('Recmem.open: module is required');
     const seal = sealKey === undefined || sealKey === null ? null : await Seal.withKey(sealKey);
     const answer = llm || NO_LLM;
     const poll = new WasiPoll();
     const plugin = await createPlugin(manifestOf(module), {
       useWasi: true,
-      // An empty config value trips @extism/extism 1.0.3's config_get
-      // ("failed to store output"), so llm_steps is set only when non-empty.
-      config: llmSteps.length ? { ...config, llm_steps: llmSteps.join(',') } : config,
+      config: llmConfig(config, llm, llmSteps, llmModel),
       functions: {
         // WASI shims in browsers and edge runtimes throw on poll_oneoff
         // (see WasiPoll).

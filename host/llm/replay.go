@@ -63,7 +63,12 @@ func (r *Recorder) Complete(ctx context.Context, req contract.Request) (contract
 // model can be repeated exactly, and tested, without the model.
 type Replayer struct {
 	byHash map[string]contract.Response
+	source string // the first line's source
 }
+
+// Source is the source the recording's first line names (the model, its
+// quantization and runtime), or "" for an empty recording.
+func (r *Replayer) Source() string { return r.source }
 
 // ErrNotRecorded is returned for a request the recording does not hold.
 var ErrNotRecorded = errors.New("llm: replay: request not in the recording")
@@ -97,6 +102,9 @@ func ReadReplayer(r io.Reader) (*Replayer, error) {
 			return nil, fmt.Errorf("llm: replay: line %d: hash %s does not match its request (%s)", n, ex.Hash, h)
 		}
 		rp.byHash[ex.Hash] = ex.Response
+		if rp.source == "" {
+			rp.source = ex.Source
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("llm: replay: %w", err)

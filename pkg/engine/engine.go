@@ -26,6 +26,7 @@ type Engine struct {
 	// llm and llmSteps are host configuration (SetLLM), not user state.
 	llm      llm.Completer
 	llmSteps map[string]bool
+	llmSet   llm.Settings // SetLLMModel: prompt profile and rank weight
 	// lin is what the engine knows of the binary state its caller holds,
 	// and memDirty whether the memory may have changed since (binary.go):
 	// export_state's deltas. Neither is state: both follow from the last

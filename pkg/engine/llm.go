@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -32,6 +33,26 @@ func (e *Engine) SetLLM(c llm.Completer, steps []string) error {
 	return nil
 }
 
+// SetLLMModel chooses the settings of the model the host's LLM runs
+// (llm.ForModel: the prompt profile, the measured default steps, the weight
+// of its ranking as evidence) by its name. It returns the model's measured
+// default steps, for a host that was given none. Without it, the full
+// prompt profile is used and the model's ranking has weight 0.
+func (e *Engine) SetLLMModel(model string) []string {
+	e.llmSet = llm.ForModel(model)
+	return e.llmSet.Steps
+}
+
+// SetLLMRankWeight overrides the weight of the model's ranking as evidence
+// (llm.Ranker), as a fitting run does. It must be a finite number, 0 or more.
+func (e *Engine) SetLLMRankWeight(w float64) error {
+	if !(w >= 0) || math.IsInf(w, 0) {
+		return fmt.Errorf("engine: LLM rank weight: want a finite number, 0 or more, got %v", w)
+	}
+	e.llmSet.RankWeight = w
+	return nil
+}
+
 // llmOn reports whether step asks the LLM.
 func (e *Engine) llmOn(step string) bool { return e.llm != nil && e.llmSteps[step] }
 
@@ -41,10 +62,10 @@ func (e *Engine) llmOn(step string) bool { return e.llm != nil && e.llmSteps[ste
 func (e *Engine) policy(log *llm.Log) memory.Policy {
 	var p memory.Policy
 	if e.llmOn(llm.PurposeExtract) {
-		p.Extractor = llm.Extractor{C: e.llm, Log: log}
+		p.Extractor = llm.Extractor{C: e.llm, Log: log, Prompts: e.llmSet.Prompts}
 	}
 	if e.llmOn(llm.PurposeSynthesize) {
-		p.Synthesizer = llm.Synthesizer{C: e.llm, Log: log}
+		p.Synthesizer = llm.Synthesizer{C: e.llm, Log: log, Prompts: e.llmSet.Prompts}
 	}
 	return p
 }
@@ -58,7 +79,7 @@ func (e *Engine) scheduler(name string, log *llm.Log) (memory.Planner, error) {
 		return memory.Fixed{}, nil
 	case "planner":
 		if e.llmOn(llm.PurposePlan) {
-			return llm.Planner{C: e.llm, Log: log}, nil
+			return llm.Planner{C: e.llm, Log: log, Prompts: e.llmSet.Prompts}, nil
 		}
 		return memory.Heuristic{}, nil
 	}

@@ -269,7 +269,7 @@ func rankExport(e *Engine, input []byte) (RankOutput, error) {
 		for _, c := range req.Candidates {
 			texts[c.ID] = c.Text
 		}
-		scorer = llm.Ranker{C: e.llm, Fallback: e.rec.ranker, User: userOf(e.doc.Memory), Log: &log,
+		scorer = llm.Ranker{C: e.llm, Fallback: e.rec.ranker, User: userOf(e.doc.Memory), Log: &log, Weight: e.llmSet.RankWeight,
 			Describe: func(id string) string { return e.rec.describe(id, texts[id]) }}
 		name = "llm over linear"
 	}

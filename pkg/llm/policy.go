@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/recmem/recmem/pkg/memory"
+	"github.com/recmem/recmem/pkg/text"
 )
 
 // Limits on LLM answers, beyond the schema.
@@ -24,11 +26,14 @@ const (
 var categoryRE = regexp.MustCompile(`^[a-z][a-z _-]{0,23}$`)
 
 // Outcome records what became of one LLM step: "accepted", or "fallback"
-// with the reason the answer was not used.
+// with the reason the answer was not used and the check it failed (judge.go:
+// exchange, format, refusal, placeholder, example_copy, repetition,
+// unsupported, title_copy, verbatim_copy, unknown_id, rule, state).
 type Outcome struct {
 	Purpose string `json:"purpose"`
 	Status  string `json:"status"`
 	Reason  string `json:"reason,omitempty"`
+	Check   string `json:"check,omitempty"`
 }
 
 // Log collects outcomes of a call's LLM steps, for the export's output.
@@ -36,7 +41,14 @@ type Log struct{ Outcomes []Outcome }
 
 func (l *Log) add(purpose, status, reason string) {
 	if l != nil {
-		l.Outcomes = append(l.Outcomes, Outcome{purpose, status, reason})
+		l.Outcomes = append(l.Outcomes, Outcome{Purpose: purpose, Status: status, Reason: reason})
+	}
+}
+
+// fallback logs a step that did not use the model: check names why.
+func (l *Log) fallback(purpose, check, reason string) {
+	if l != nil {
+		l.Outcomes = append(l.Outcomes, Outcome{Purpose: purpose, Status: "fallback", Reason: reason, Check: check})
 	}
 }
 
@@ -81,28 +93,35 @@ type extractAnswer struct {
 // the configured list (or well-formed words when none is configured); texts
 // cleaned and bounded; strengths clamped to [0,1]. Boosts and demotes come
 // first in the result, as the Extractor contract asks.
-func ParseExtract(text string, s *memory.State, scope []string) ([]memory.Op, error) {
+func ParseExtract(answer string, s *memory.State, scope []string) ([]memory.Op, error) {
 	var ans extractAnswer
-	if err := decodeAnswer(text, &ans); err != nil {
-		return nil, err
+	if err := decodeAnswer(answer, &ans); err != nil {
+		return nil, formatRejection(answer, err)
 	}
 	if len(ans.Ops) > maxExtractOps {
 		return nil, fmt.Errorf("ops: %d ops, more than %d", len(ans.Ops), maxExtractOps)
 	}
 	var updates, creates []memory.Op
 	touched := map[string]string{}
+	texts := map[string]int{}
 	for i, a := range ans.Ops {
 		at := fmt.Sprintf("ops[%d]", i)
 		for _, ev := range a.Events {
 			if !slices.Contains(scope, ev) {
-				return nil, fmt.Errorf("%s.events: %q is not a pending event in scope", at, ev)
+				return nil, reject(CheckUnknownID, "%s.events: %q is not a pending event in scope", at, ev)
 			}
+		}
+		if n := len(a.Events) - len(uniq(a.Events)); n > 0 {
+			return nil, reject(CheckRepetition, "%s.events: names %d event(s) again", at, n)
 		}
 		reason := "LLM extract"
 		if a.Reason != "" {
 			r, err := cleanText(a.Reason, maxReason)
 			if err != nil {
 				return nil, fmt.Errorf("%s.reason: %v", at, err)
+			}
+			if err := checkPlaceholder(at+".reason", r); err != nil {
+				return nil, err
 			}
 			reason += ": " + r
 		}
@@ -112,7 +131,10 @@ func ParseExtract(text string, s *memory.State, scope []string) ([]memory.Op, er
 				return nil, fmt.Errorf("%s: %s takes only chunk, events and reason", at, a.Op)
 			}
 			if !hasChunk(s, a.Chunk) {
-				return nil, fmt.Errorf("%s.chunk: unknown chunk %q", at, a.Chunk)
+				return nil, reject(CheckUnknownID, "%s.chunk: unknown chunk %q", at, a.Chunk)
+			}
+			if err := checkChunkEvidence(at, s.Chunks[slices.IndexFunc(s.Chunks, func(c memory.Chunk) bool { return c.ID == a.Chunk })], s, a.Events); err != nil {
+				return nil, err
 			}
 			if prev, ok := touched[a.Chunk]; ok && prev != a.Op {
 				return nil, fmt.Errorf("%s.chunk: %q is both boosted and demoted", at, a.Chunk)
@@ -135,6 +157,23 @@ func ParseExtract(text string, s *memory.State, scope []string) ([]memory.Op, er
 			if err != nil {
 				return nil, fmt.Errorf("%s.text: %v", at, err)
 			}
+			if err := checkPlaceholder(at+".text", t); err != nil {
+				return nil, err
+			}
+			if err := checkExample(at+".text", t, exampleTexts); err != nil {
+				return nil, err
+			}
+			if err := checkLoop(at+".text", t); err != nil {
+				return nil, err
+			}
+			key := strings.Join(text.Words(t), " ")
+			if j, ok := texts[key]; ok {
+				return nil, reject(CheckRepetition, "%s.text: repeats ops[%d]'s %q", at, j, t)
+			}
+			texts[key] = i
+			if err := checkPreference(at, t, s, a.Events); err != nil {
+				return nil, err
+			}
 			pol := a.Polarity
 			if pol == "" {
 				pol = "likes"
@@ -155,67 +194,164 @@ func ParseExtract(text string, s *memory.State, scope []string) ([]memory.Op, er
 	return append(updates, creates...), nil
 }
 
+// uniq returns xs without repeats, in first-seen order.
+func uniq(xs []string) []string {
+	var out []string
+	for _, x := range xs {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 func hasChunk(s *memory.State, id string) bool {
 	return slices.ContainsFunc(s.Chunks, func(c memory.Chunk) bool { return c.ID == id })
 }
 
-// Extractor is π_ext through the host's LLM. An answer that fails
-// validation or whose ops do not apply to a copy of the state, a failed
-// exchange or a spent budget falls back to Fallback (default
-// memory.MetadataExtractor), and the ops say why.
+// Extractor is π_ext through the host's LLM, adding to the LLM-free
+// extraction rather than replacing it: the LLM-free extractor (Fallback,
+// default memory.MetadataExtractor) always runs, and a valid answer adds
+// what it finds beyond it: updates of chunks the LLM-free ops leave alone,
+// and new chunks with a category and key no chunk holds. Each of the model's
+// ops is kept only if it applies after those before it (combine). An answer
+// that fails validation, a failed exchange or a spent budget leaves the
+// LLM-free ops alone, and they say why. A model's extraction can therefore
+// add grounded preferences to a memory and never take one away:
+// SmolLM2-135M and Gemma 3 270M often answered no op at all, which used to
+// leave the memory without any chunk.
 type Extractor struct {
 	C        Completer
 	Fallback memory.Extractor
 	Log      *Log
+	// Prompts is the prompt profile (zero: Full).
+	Prompts Profile
 }
 
 // Extract implements memory.Extractor.
 func (x Extractor) Extract(s *memory.State, scope []string) ([]memory.Op, error) {
-	text, why := ask(x.C, ExtractRequest(s, userOf(s), scope))
-	if why == "" {
-		ops, err := ParseExtract(text, s, scope)
-		if err == nil {
-			// The ops must also apply: a text the memory can key no chunk
-			// by ("1.1.1.1."), or a chunk evicted by an earlier op, would
-			// otherwise fail the whole call instead of this step.
-			if _, err = s.Clone().Apply(s.Clock, "llm", ops, memory.Policy{}); err != nil {
-				err = fmt.Errorf("dry run: %w", err)
-			}
-		}
-		if err == nil {
-			x.Log.add(PurposeExtract, "accepted", "")
-			return ops, nil
-		}
-		why = "answer rejected: " + err.Error()
-	}
-	x.Log.add(PurposeExtract, "fallback", why)
 	fb := x.Fallback
 	if fb == nil {
 		fb = memory.MetadataExtractor{}
 	}
-	ops, err := fb.Extract(s, scope)
-	for i := range ops {
-		ops[i].Reason = "LLM extract not used (" + why + "); LLM-free: " + ops[i].Reason
+	base, err := fb.Extract(s, scope)
+	if err != nil {
+		return nil, err
 	}
-	return ops, err
+	answer, why := ask(x.C, ExtractRequestFor(x.Prompts, s, userOf(s), scope))
+	check := CheckExchange
+	if why == "" {
+		ops, err := ParseExtract(answer, s, scope)
+		if err == nil {
+			var out []memory.Op
+			var kept int
+			if out, kept, err = combine(s, base, ops); err == nil {
+				x.Log.add(PurposeExtract, "accepted", fmt.Sprintf("%d of the model's %d ops added to the LLM-free extraction", kept, len(ops)))
+				return out, nil
+			}
+		}
+		why, check = "answer rejected: "+err.Error(), checkOf(err)
+	}
+	x.Log.fallback(PurposeExtract, check, why)
+	for i := range base {
+		base[i].Reason = "LLM extract not used (" + why + "); LLM-free: " + base[i].Reason
+	}
+	return base, nil
+}
+
+// combine returns the LLM-free ops base with the model's ops added, updates
+// first (as the Extractor contract asks): the model's updates of chunks base
+// does not update, then base's new chunks, then the model's, each of the
+// model's ops kept only if it applies to a copy of s after the ops before it
+// (a chunk key base already created, or a chunk evicted, drops it). It
+// reports how many of the model's ops it kept, and fails (CheckState) only
+// when base itself does not apply. O(ops × state size).
+func combine(s *memory.State, base, model []memory.Op) ([]memory.Op, int, error) {
+	isUpdate := func(o memory.Op) bool { return o.Op == "boost" || o.Op == "demote" }
+	touched := map[string]bool{}
+	var out []memory.Op
+	for _, o := range base {
+		if isUpdate(o) {
+			touched[o.Chunk] = true
+			out = append(out, o)
+		}
+	}
+	sim := s.Clone()
+	if _, err := sim.Apply(s.Clock, "llm", out, memory.Policy{}); err != nil {
+		return nil, 0, reject(CheckState, "dry run: the LLM-free updates: %v", err)
+	}
+	kept := 0
+	try := func(o memory.Op) {
+		c := sim.Clone()
+		if _, err := c.Apply(s.Clock, "llm", []memory.Op{o}, memory.Policy{}); err == nil {
+			sim = c
+			out = append(out, o)
+			kept++
+		}
+	}
+	for _, o := range model {
+		if isUpdate(o) && !touched[o.Chunk] {
+			try(o)
+		}
+	}
+	var creates []memory.Op
+	for _, o := range base {
+		if !isUpdate(o) {
+			creates = append(creates, o)
+		}
+	}
+	if _, err := sim.Apply(s.Clock, "llm", creates, memory.Policy{}); err != nil {
+		return nil, 0, reject(CheckState, "dry run: the LLM-free extraction after the model's updates: %v", err)
+	}
+	out = append(out, creates...)
+	for _, o := range model {
+		if !isUpdate(o) {
+			try(o)
+		}
+	}
+	return out, kept, nil
 }
 
 type synthAnswer struct {
 	Profile string `json:"profile"`
 }
 
-// ParseSynthesize validates π_syn's answer: one profile text, cleaned and at
-// most 1,500 characters.
-func ParseSynthesize(text string) (string, error) {
+// ParseSynthesize validates π_syn's answer for s: one profile text, cleaned
+// and at most 1,500 characters, that checkProfile finds faithful to s (no
+// placeholder, example or loop, not one entry verbatim, every sentence that
+// names something supported by a chunk or an event).
+func ParseSynthesize(answer string, s *memory.State) (string, error) {
 	var ans synthAnswer
-	if err := decodeAnswer(text, &ans); err != nil {
-		return "", err
+	if err := decodeAnswer(answer, &ans); err != nil {
+		return "", formatRejection(answer, err)
 	}
 	p, err := cleanText(ans.Profile, maxProfile)
 	if err != nil {
 		return "", fmt.Errorf("profile: %v", err)
 	}
+	if err := checkProfile(p, s); err != nil {
+		return "", err
+	}
 	return p, nil
+}
+
+// midBatch reports whether a synthesis is the memory's automatic one (every
+// Config.Gamma mutations; only then has the count reached Gamma, since any
+// synthesis resets it) in the middle of an extraction (events still
+// pending): the batch's later ops make its text stale, so the model is not
+// asked for it and the LLM-free narrative stands. Asking there cost the MARS
+// configuration a second synthesis call for 4 users in 20 (3.2 calls per
+// user), the closing synthesis being the one the ranking reads.
+func midBatch(s *memory.State) bool {
+	if s.Counters.Mutations < s.Config.Gamma {
+		return false
+	}
+	for _, e := range s.Events {
+		if e.Pending {
+			return true
+		}
+	}
+	return false
 }
 
 // Synthesizer is π_syn through the host's LLM. The LLM-free synthesizer
@@ -226,6 +362,8 @@ type Synthesizer struct {
 	C        Completer
 	Fallback memory.Synthesizer
 	Log      *Log
+	// Prompts is the prompt profile (zero: Full).
+	Prompts Profile
 }
 
 // Synthesize implements memory.Synthesizer.
@@ -238,17 +376,21 @@ func (y Synthesizer) Synthesize(s *memory.State) (memory.Profile, error) {
 	if err != nil {
 		return base, err
 	}
-	text, why := ask(y.C, SynthesizeRequest(s, userOf(s), base))
+	if midBatch(s) {
+		return base, nil
+	}
+	answer, why := ask(y.C, SynthesizeRequestFor(y.Prompts, s, userOf(s), base))
+	check := CheckExchange
 	if why == "" {
-		p, err := ParseSynthesize(text)
+		p, err := ParseSynthesize(answer, s)
 		if err == nil {
 			y.Log.add(PurposeSynthesize, "accepted", "")
 			base.Text = p
 			return base, nil
 		}
-		why = "answer rejected: " + err.Error()
+		why, check = "answer rejected: "+err.Error(), checkOf(err)
 	}
-	y.Log.add(PurposeSynthesize, "fallback", why)
+	y.Log.fallback(PurposeSynthesize, check, why)
 	return base, nil
 }
 
@@ -278,16 +420,19 @@ var planSpace = []string{"extract", "boost", "demote", "merge", "forget", "synth
 // applied with another could pass the check and then fail the whole call
 // (an extraction that boosts the chunk a later forget names), and the
 // extractor would run twice.
-func ParsePlan(text string, s *memory.State, now int64, maxShare float64, pol memory.Policy) (memory.Decision, error) {
+func ParsePlan(answer string, s *memory.State, now int64, maxShare float64, pol memory.Policy) (memory.Decision, error) {
 	var ans planAnswer
-	if err := decodeAnswer(text, &ans); err != nil {
-		return memory.Decision{}, err
+	if err := decodeAnswer(answer, &ans); err != nil {
+		return memory.Decision{}, formatRejection(answer, err)
 	}
 	reason := "LLM planner"
 	if ans.Reason != "" {
 		r, err := cleanText(ans.Reason, maxReason)
 		if err != nil {
 			return memory.Decision{}, fmt.Errorf("reason: %v", err)
+		}
+		if err := checkPlaceholder("reason", r); err != nil {
+			return memory.Decision{}, err
 		}
 		reason += ": " + r
 	}
@@ -306,6 +451,7 @@ func ParsePlan(text string, s *memory.State, now int64, maxShare float64, pol me
 		return memory.Decision{}, fmt.Errorf("ops: %d ops; a maintain decision needs 1 to %d", len(ans.Ops), maxPlanOps)
 	}
 	removed := 0
+	seen := map[string]int{}
 	for i, a := range ans.Ops {
 		at := fmt.Sprintf("ops[%d]", i)
 		if !slices.Contains(planSpace, a.Op) {
@@ -317,9 +463,17 @@ func ParsePlan(text string, s *memory.State, now int64, maxShare float64, pol me
 		}
 		for _, id := range ids {
 			if !hasChunk(s, id) {
-				return memory.Decision{}, fmt.Errorf("%s: unknown chunk %q", at, id)
+				return memory.Decision{}, reject(CheckUnknownID, "%s: unknown chunk %q", at, id)
 			}
 		}
+		if n := len(ids) - len(uniq(ids)); n > 0 {
+			return memory.Decision{}, reject(CheckRepetition, "%s: names %d chunk(s) again", at, n)
+		}
+		sig := a.Op + " " + strings.Join(ids, ",")
+		if j, ok := seen[sig]; ok {
+			return memory.Decision{}, reject(CheckRepetition, "%s repeats ops[%d] (%s)", at, j, sig)
+		}
+		seen[sig] = i
 		switch a.Op {
 		case "forget":
 			removed += len(ids)
@@ -332,6 +486,9 @@ func ParsePlan(text string, s *memory.State, now int64, maxShare float64, pol me
 			if err != nil {
 				return memory.Decision{}, fmt.Errorf("%s.reason: %v", at, err)
 			}
+			if err := checkPlaceholder(at+".reason", r); err != nil {
+				return memory.Decision{}, err
+			}
 			op.Reason = "LLM planner: " + r
 		}
 		d.Ops = append(d.Ops, op)
@@ -341,20 +498,25 @@ func ParsePlan(text string, s *memory.State, now int64, maxShare float64, pol me
 	}
 	sim, err := s.Simulate(d, now, Planner{}.Trigger(), pol)
 	if err != nil {
-		return memory.Decision{}, fmt.Errorf("dry run: %v", err)
+		return memory.Decision{}, reject(CheckState, "dry run: %v", err)
 	}
 	return sim, nil
 }
 
 // Planner is π_plan through the host's LLM. When the answer fails validation
 // (or the exchange fails), Fallback (default memory.Heuristic) decides
-// instead and its reason says why the LLM's plan was not used.
+// instead and its reason says why the LLM's plan was not used. A wait is
+// rejected where the LLM-free planner would maintain: Gemma 3 270M answered
+// wait to every one of its 24 evolving-mode plan requests, which left the
+// memory without a single chunk.
 type Planner struct {
 	C        Completer
 	Fallback memory.Planner
 	// MaxShare bounds removals per cycle (default DefaultMaxForgetShare).
 	MaxShare float64
 	Log      *Log
+	// Prompts is the prompt profile (zero: Full).
+	Prompts Profile
 }
 
 // Name implements memory.Planner.
@@ -376,21 +538,45 @@ func (p Planner) Plan(s *memory.State, now int64, force bool, pol memory.Policy)
 		x.C = newMemo(x.C)
 		pol.Extractor = x
 	}
-	text, why := ask(p.C, PlanRequest(s, userOf(s), now))
-	if why == "" {
-		d, err := ParsePlan(text, s, now, share, pol)
-		if err == nil {
-			p.Log.add(PurposePlan, "accepted", "")
-			return d, nil
-		}
-		why = "answer rejected: " + err.Error()
-	}
-	p.Log.add(PurposePlan, "fallback", why)
 	fb := p.Fallback
 	if fb == nil {
 		fb = memory.Heuristic{}
 	}
+	answer, why := ask(p.C, PlanRequestFor(p.Prompts, s, userOf(s), now))
+	check := CheckExchange
+	if why == "" {
+		d, err := ParsePlan(answer, s, now, share, pol)
+		if err == nil && d.Decision == "wait" {
+			// A model may not starve the memory: it waits only when the
+			// LLM-free planner would (asked with the LLM-free policies, so
+			// that the question costs no model call).
+			free, ferr := fb.Plan(s, now, force, memory.Policy{})
+			if ferr == nil && free.Decision == "maintain" {
+				err = reject(CheckRule, "decision: wait, where the LLM-free planner maintains (%s)", free.Reason)
+			}
+		}
+		if err == nil {
+			p.Log.add(PurposePlan, "accepted", planNote(d))
+			return d, nil
+		}
+		why, check = "answer rejected: "+err.Error(), checkOf(err)
+	}
+	p.Log.fallback(PurposePlan, check, why)
 	d, err := fb.Plan(s, now, force, pol)
 	d.Reason = "LLM plan not used (" + why + "); LLM-free planner: " + d.Reason
 	return d, err
+}
+
+// planNote names an accepted plan's decision and its ops in order
+// ("maintain: extract, merge, forget"), for the outcome: which decisions a
+// model made, and (the journal's ops with trigger "llm") which were applied.
+func planNote(d memory.Decision) string {
+	if len(d.Ops) == 0 {
+		return d.Decision
+	}
+	ops := make([]string, len(d.Ops))
+	for i, o := range d.Ops {
+		ops[i] = o.Op
+	}
+	return d.Decision + ": " + strings.Join(ops, ", ")
 }

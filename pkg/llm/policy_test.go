@@ -64,7 +64,7 @@ func TestParseExtract(t *testing.T) {
 		wantErr string
 		check   func(t *testing.T, ops []memory.Op)
 	}{
-		{name: "boost and extract, extract last", answer: "```json\n" + `{"ops":[{"op":"extract","category":"genre","text":"Enjoys shooters","strength":1.7,"events":["e1"]},{"op":"boost","chunk":"c1","events":["e1","e2"],"reason":"two Xbox One purchases"}]}` + "\n```",
+		{name: "boost and extract, extract last", answer: "```json\n" + `{"ops":[{"op":"extract","category":"genre","text":"Enjoys Halo shooters","strength":1.7,"events":["e1"]},{"op":"boost","chunk":"c1","events":["e1","e2"],"reason":"two Xbox One purchases"}]}` + "\n```",
 			check: func(t *testing.T, ops []memory.Op) {
 				if len(ops) != 2 || ops[0].Op != "boost" || ops[1].Op != "extract" {
 					t.Fatalf("ops %+v", ops)
@@ -76,7 +76,7 @@ func TestParseExtract(t *testing.T) {
 					t.Fatalf("reason %q", ops[0].Reason)
 				}
 			}},
-		{name: "negative strength clamped", answer: `{"ops":[{"op":"extract","category":"genre","text":"Avoids horror","polarity":"avoids","strength":-3}]}`,
+		{name: "negative strength clamped", answer: `{"ops":[{"op":"extract","category":"genre","text":"Avoids Halo games","polarity":"avoids","strength":-3,"events":["e1"]}]}`,
 			check: func(t *testing.T, ops []memory.Op) {
 				if *ops[0].Strength != 0 || ops[0].Polarity != "avoids" {
 					t.Fatalf("%+v", ops[0])
@@ -85,7 +85,7 @@ func TestParseExtract(t *testing.T) {
 		{name: "mass forget is not an extract op", answer: `{"ops":[{"op":"forget","chunk":"c1"}]}`, wantErr: `ops[0].op: "forget" is not boost, demote or extract`},
 		{name: "unknown chunk", answer: `{"ops":[{"op":"boost","chunk":"c99"}]}`, wantErr: `ops[0].chunk: unknown chunk "c99"`},
 		{name: "event outside scope", answer: `{"ops":[{"op":"boost","chunk":"c1","events":["e7"]}]}`, wantErr: `ops[0].events: "e7" is not a pending event in scope`},
-		{name: "boost and demote one chunk", answer: `{"ops":[{"op":"boost","chunk":"c1"},{"op":"demote","chunk":"c1"}]}`, wantErr: "both boosted and demoted"},
+		{name: "boost and demote one chunk", answer: `{"ops":[{"op":"boost","chunk":"c1","events":["e1"]},{"op":"demote","chunk":"c1","events":["e2"]}]}`, wantErr: "both boosted and demoted"},
 		{name: "unknown field", answer: `{"ops":[{"op":"boost","chunk":"c1","strength_delta":5}]}`, wantErr: "does not match the schema"},
 		{name: "prose around JSON", answer: `Sure! {"ops":[]}`, wantErr: "not a JSON object"},
 		{name: "truncated", answer: `{"ops":[{"op":"boost","chu`, wantErr: "does not match the schema"},
@@ -222,8 +222,11 @@ func (b *byPurpose) Complete(_ context.Context, r Request) (Response, error) {
 // asked once), where the whole maintain call used to fail.
 func TestPlanDryRunUsesTheApplyingExtractor(t *testing.T) {
 	const plan = `{"decision":"maintain","reason":"new purchases","ops":[{"op":"extract"},{"op":"forget","chunk":"c3","reason":"weak"}]}`
-	const extract = `{"ops":[{"op":"boost","chunk":"c3","events":["e1"],"reason":"a racing fan"}]}`
+	const extract = `{"ops":[{"op":"boost","chunk":"c3","events":["e3"],"reason":"a racing fan"}]}`
 	s := fixture(t)
+	if _, err := s.Record([]memory.Signal{{User: "u1", Item: "i3", Action: "purchase", Meta: map[string][]string{"title": {"Gran Turismo"}, "genre": {"Racing"}}, Time: 200}}, nil, memory.Policy{}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.Apply(200, "user", []memory.Op{{Op: "demote", Chunk: "c3"}, {Op: "demote", Chunk: "c3"}}, memory.Policy{}); err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +255,7 @@ func TestPlanDryRunUsesTheApplyingExtractor(t *testing.T) {
 	if i := slices.IndexFunc(s.Chunks, func(c memory.Chunk) bool { return c.ID == "c3" }); i < 0 || s.Chunks[i].Strength != 0.4 {
 		t.Fatalf("c3 should stay, boosted by the model's extraction: %+v", s.Chunks)
 	}
-	want := []Outcome{{"extract", "accepted", ""}, {"plan", "fallback", ""}, {"extract", "accepted", ""}}
+	want := []Outcome{{Purpose: "extract", Status: "accepted"}, {Purpose: "plan", Status: "fallback"}, {Purpose: "extract", Status: "accepted"}}
 	if len(log.Outcomes) != len(want) {
 		t.Fatalf("outcomes %+v", log.Outcomes)
 	}
@@ -273,23 +276,29 @@ func TestPlanDryRunUsesTheApplyingExtractor(t *testing.T) {
 
 // TestExtractDryRun is a real answer of SmolLM2-135M-Instruct (Q4_1, greedy,
 // under the extract grammar) for a Games-6k user of the tuning split: a
-// well-formed extract op whose text holds no word the memory can key a chunk
-// by. It passed the schema and the validator, then failed the whole maintain
-// call when applied; now the extractor's dry run rejects it and the LLM-free
-// extractor runs.
+// well-formed extract op whose text is a loop of "1." and whose reason is the
+// prompt's placeholder. It passed the schema and the old validator, then
+// failed the whole maintain call when applied (the memory can key no chunk by
+// it); the extractor's dry run then caught it. Now the validator reads it: the
+// placeholder first, and without it the loop.
 func TestExtractDryRun(t *testing.T) {
 	const answer = `{ "ops":[{"op":"extract","category":"topic","text":"1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.", "polarity":"likes","strength":0.7,"events":["e1","e2"],"reason":"<why>"}]}`
 	s := fixture(t)
-	if _, err := ParseExtract(answer, s, []string{"e1", "e2"}); err != nil {
-		t.Fatalf("the validator alone accepts it: %v", err)
+	_, err := ParseExtract(answer, s, []string{"e1", "e2"})
+	if checkOf(err) != CheckPlaceholder {
+		t.Fatalf("err %v (%s), want a placeholder rejection", err, checkOf(err))
+	}
+	_, err = ParseExtract(strings.Replace(answer, `,"reason":"<why>"`, "", 1), s, []string{"e1", "e2"})
+	if checkOf(err) != CheckRepetition {
+		t.Fatalf("err %v (%s), want a repetition rejection", err, checkOf(err))
 	}
 	var log Log
 	pol := memory.Policy{Extractor: Extractor{C: &scripted{text: answer}, Log: &log}}
 	if _, err := s.Maintain(300, memory.Fixed{}, true, pol); err != nil {
 		t.Fatalf("maintain failed instead of falling back: %v", err)
 	}
-	if len(log.Outcomes) != 1 || log.Outcomes[0].Status != "fallback" ||
-		log.Outcomes[0].Reason != "answer rejected: dry run: ops[0].key: none given and none found in the text" {
+	if len(log.Outcomes) != 1 || log.Outcomes[0].Status != "fallback" || log.Outcomes[0].Check != CheckPlaceholder ||
+		log.Outcomes[0].Reason != `answer rejected: ops[0].reason holds the placeholder "<why>"` {
 		t.Fatalf("outcomes %+v", log.Outcomes)
 	}
 }
@@ -301,9 +310,10 @@ func TestExtractDryRun(t *testing.T) {
 // extractor, which passed, and applied with the model's extraction, which
 // failed the whole maintain call; three of the 100 recorded users hit it. Now
 // the plan is checked with the extractor that applies it, the model's
-// extraction falls back, and maintenance goes on.
+// extraction falls back, and maintenance goes on. (The plan's reasons were
+// the placeholder "<why>", which is now rejected: they are left out here.)
 func TestPlanApplyRealDivergence(t *testing.T) {
-	const plan = `{ "decision":"maintain","reason":"<why>","ops":[{"op":"extract","reason":"<why>"}]}`
+	const plan = `{ "decision":"maintain","ops":[{"op":"extract"}]}`
 	const extract = `{ "ops":[{"op":"extract","category":"topic","text":"1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.", "polarity":"likes","strength":0.7,"events":["e1","e2"],"reason":"<why>"}]}`
 	s := fixture(t)
 	c := &byPurpose{answers: map[string]string{"plan": plan, "extract": extract}}
@@ -316,7 +326,7 @@ func TestPlanApplyRealDivergence(t *testing.T) {
 	if m.Scheduler != "llm" || m.Decision != "maintain" {
 		t.Fatalf("decision %+v", m)
 	}
-	want := []Outcome{{"extract", "fallback", "answer rejected: dry run: ops[0].key: none given and none found in the text"}, {"plan", "accepted", ""}}
+	want := []Outcome{{Purpose: "extract", Status: "fallback", Reason: `answer rejected: ops[0].reason holds the placeholder "<why>"`, Check: CheckPlaceholder}, {Purpose: "plan", Status: "accepted", Reason: "maintain: extract"}}
 	if len(log.Outcomes) != 2 || log.Outcomes[0] != want[0] || log.Outcomes[1] != want[1] {
 		t.Fatalf("outcomes %+v", log.Outcomes)
 	}
@@ -327,5 +337,123 @@ func TestPlanApplyRealDivergence(t *testing.T) {
 	}
 	if c.calls["extract"] != 1 {
 		t.Fatalf("calls %v", c.calls)
+	}
+}
+
+// TestExtractorAddsToTheLLMFreeExtraction: the LLM-free extraction always
+// runs; a valid answer adds only what it does not already hold, and an empty
+// one (no op) leaves the LLM-free ops, where it used to leave the memory
+// without them.
+func TestExtractorAddsToTheLLMFreeExtraction(t *testing.T) {
+	scope := []string{"e1", "e2"}
+	base, err := memory.MetadataExtractor{}.Extract(fixture(t), scope)
+	if err != nil || len(base) == 0 {
+		t.Fatalf("LLM-free ops %v, %v", base, err)
+	}
+	baseOps := func(ops []memory.Op) []string {
+		var out []string
+		for _, o := range ops {
+			out = append(out, o.Op+" "+o.Chunk+o.Text)
+		}
+		return out
+	}
+	tests := []struct {
+		name, answer string
+		added        []string // ops after the LLM-free ones, in order
+		note         string
+	}{
+		{"no op", `{"ops":[]}`, nil, "0 of the model's 0 ops added to the LLM-free extraction"},
+		{"a new preference", `{"ops":[{"op":"extract","category":"genre","text":"Enjoys Halo shooters","events":["e1"]}]}`,
+			[]string{"extract Enjoys Halo shooters"}, "1 of the model's 1 ops added to the LLM-free extraction"},
+		{"an update of a chunk the LLM-free ops update is dropped", `{"ops":[{"op":"demote","chunk":"c1","events":["e1"]},{"op":"extract","category":"genre","text":"Enjoys Halo shooters","events":["e1"]}]}`,
+			[]string{"extract Enjoys Halo shooters"}, "1 of the model's 2 ops added to the LLM-free extraction"},
+		{"a key a chunk holds is dropped", `{"ops":[{"op":"extract","category":"platform","text":"Xbox One","events":["e1","e2"]}]}`,
+			nil, "0 of the model's 1 ops added to the LLM-free extraction"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var log Log
+			got, err := Extractor{C: &scripted{text: tt.answer}, Log: &log}.Extract(fixture(t), scope)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, g := baseOps(base), baseOps(got)
+			var added []string
+			for _, o := range g {
+				if !slices.Contains(b, o) {
+					added = append(added, o)
+				}
+			}
+			if !slices.Equal(added, tt.added) || len(g) != len(b)+len(tt.added) {
+				t.Fatalf("ops %q over the LLM-free %q, want %q added", g, b, tt.added)
+			}
+			if len(log.Outcomes) != 1 || log.Outcomes[0].Status != "accepted" || log.Outcomes[0].Reason != tt.note {
+				t.Fatalf("outcome %+v", log.Outcomes)
+			}
+		})
+	}
+}
+
+// TestSynthesizerSkipsTheMidBatchSynthesis: the memory's automatic
+// synthesis (the mutation count at Gamma) while events are still pending is
+// not asked of the model; an asked-for synthesis, or one with nothing
+// pending, is.
+func TestSynthesizerSkipsTheMidBatchSynthesis(t *testing.T) {
+	tests := []struct {
+		name      string
+		mutations int
+		pending   bool
+		calls     int
+	}{
+		{"automatic, events pending", 5, true, 0},
+		{"automatic, nothing pending", 5, false, 1},
+		{"asked for, events pending", 2, true, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := fixture(t) // Gamma 5; e1 and e2 pending
+			s.Counters.Mutations = tt.mutations
+			if !tt.pending {
+				for i := range s.Events {
+					s.Events[i].Pending = false
+				}
+			}
+			sc := &scripted{text: `{"profile":"Plays Halo on the Xbox One."}`}
+			p, err := Synthesizer{C: sc}.Synthesize(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sc.calls != tt.calls || (tt.calls == 1) != (p.Text == "Plays Halo on the Xbox One.") {
+				t.Fatalf("%d calls, profile %q", sc.calls, p.Text)
+			}
+		})
+	}
+}
+
+// TestPlannerWaitsOnlyWhereTheLLMFreePlannerWould: a model's wait stands
+// when the LLM-free planner would wait too (two pending signals, batch size
+// 5, not forced), and falls back when it would maintain (forced).
+func TestPlannerWaitsOnlyWhereTheLLMFreePlannerWould(t *testing.T) {
+	for _, force := range []bool{false, true} {
+		s := memory.New(memory.Config{})
+		if _, err := s.Record([]memory.Signal{
+			{User: "u1", Item: "i1", Action: "purchase", Meta: map[string][]string{"title": {"Halo 5: Guardians - Xbox One"}}, Time: 100},
+			{User: "u1", Item: "i2", Action: "purchase", Meta: map[string][]string{"title": {"Forza Horizon 3 - Xbox One"}}, Time: 200},
+		}, nil, memory.Policy{}); err != nil {
+			t.Fatal(err)
+		}
+		var log Log
+		d, err := Planner{C: &scripted{text: `{"decision":"wait"}`}, Log: &log}.Plan(s, 300, force, memory.Policy{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := log.Outcomes[0]
+		switch {
+		case !force && (d.Decision != "wait" || o.Status != "accepted"):
+			t.Errorf("not forced: %s, %+v; want the model's wait", d.Decision, o)
+		case force && (d.Decision != "maintain" || o.Status != "fallback" || o.Check != CheckRule ||
+			o.Reason != "answer rejected: decision: wait, where the LLM-free planner maintains (forced with 2 pending signals; profile never built)"):
+			t.Errorf("forced: %s, %+v; want the LLM-free maintenance", d.Decision, o)
+		}
 	}
 }

@@ -76,44 +76,72 @@ func chunkIDs(s *memory.State) []string {
 // scope: boosts and demotes of existing chunks, and new chunks in the
 // configured categories.
 func ExtractSchema(s *memory.State, scope []string) json.RawMessage {
-	events := idList(scope, 0, len(scope))
-	reason := field("reason", stringSchema(0, schemaReason))
+	return ExtractSchemaFor(Profile{}, s, scope)
+}
+
+// ExtractSchemaFor is ExtractSchema in prompt profile p: every op cites at
+// least one event (a preference no signal shows is rejected anyway), and a
+// reason field only when p asks for reasons.
+func ExtractSchemaFor(p Profile, s *memory.State, scope []string) json.RawMessage {
+	p = p.resolved()
+	events := idList(scope, min(1, len(scope)), len(scope))
+	var reason []string
+	if p.Reasons {
+		reason = []string{field("reason", stringSchema(0, schemaReason))}
+	}
 	var variants []string
 	if ids := chunkIDs(s); len(ids) > 0 {
-		variants = append(variants, object(field("op", `{"enum":["boost","demote"]}`), field("chunk", `{"enum":`+jsonText(ids)+`}`), field("events", events), reason))
+		variants = append(variants, object(append([]string{field("op", `{"enum":["boost","demote"]}`), field("chunk", `{"enum":`+jsonText(ids)+`}`), field("events", events)}, reason...)...))
 	}
 	cats := s.Config.Categories
 	if len(cats) == 0 {
 		cats = freeCategories
 	}
-	variants = append(variants, object(field("op", `{"const":"extract"}`), field("category", `{"enum":`+jsonText(cats)+`}`),
-		field("text", stringSchema(1, schemaChunkText)), field("polarity", `{"enum":["likes","avoids"]}`),
-		field("strength", `{"enum":`+jsonText(schemaStrengths)+`}`), field("events", events), reason))
+	variants = append(variants, object(append([]string{field("op", `{"const":"extract"}`), field("category", `{"enum":`+jsonText(cats)+`}`),
+		field("text", stringSchema(1, p.Text)), field("polarity", `{"enum":["likes","avoids"]}`),
+		field("strength", `{"enum":`+jsonText(schemaStrengths)+`}`), field("events", events)}, reason...)...))
 	item := variants[0]
 	if len(variants) > 1 {
 		item = `{"oneOf":[` + strings.Join(variants, ",") + `]}`
 	}
-	return json.RawMessage(object(field("ops", fmt.Sprintf(`{"type":"array","maxItems":%d,"items":%s}`, schemaExtractOps, item))))
+	return json.RawMessage(object(field("ops", fmt.Sprintf(`{"type":"array","maxItems":%d,"items":%s}`, p.ExtractOps, item))))
 }
 
 // PlanSchema is the schema of π_plan's answer: wait, or maintain with ops of
 // the action space over the existing chunks.
 func PlanSchema(s *memory.State) json.RawMessage {
-	reason := field("reason", stringSchema(0, schemaReason))
-	ops := []string{object(field("op", `{"enum":["extract","synthesize"]}`), reason)}
+	return PlanSchemaFor(Profile{}, s)
+}
+
+// PlanSchemaFor is PlanSchema in prompt profile p: reason fields only when p
+// asks for reasons.
+func PlanSchemaFor(p Profile, s *memory.State) json.RawMessage {
+	p = p.resolved()
+	with := func(fields ...string) string {
+		if p.Reasons {
+			fields = append(fields, field("reason", stringSchema(0, schemaReason)))
+		}
+		return object(fields...)
+	}
+	ops := []string{with(field("op", `{"enum":["extract","synthesize"]}`))}
 	if ids := chunkIDs(s); len(ids) > 0 {
-		ops = append(ops, object(field("op", `{"enum":["boost","demote","forget"]}`), field("chunk", `{"enum":`+jsonText(ids)+`}`), reason))
+		ops = append(ops, with(field("op", `{"enum":["boost","demote","forget"]}`), field("chunk", `{"enum":`+jsonText(ids)+`}`)))
 		if len(ids) > 1 {
-			ops = append(ops, object(field("op", `{"const":"merge"}`), field("chunks", idList(ids, 2, min(schemaMergeIDs, len(ids)))), reason))
+			ops = append(ops, with(field("op", `{"const":"merge"}`), field("chunks", idList(ids, 2, min(schemaMergeIDs, len(ids))))))
 		}
 	}
 	op := ops[0]
 	if len(ops) > 1 {
 		op = `{"oneOf":[` + strings.Join(ops, ",") + `]}`
 	}
-	wait := object(field("decision", `{"const":"wait"}`), reason)
-	maintain := object(field("decision", `{"const":"maintain"}`), reason,
-		field("ops", fmt.Sprintf(`{"type":"array","minItems":1,"maxItems":%d,"items":%s}`, schemaPlanOps, op)))
+	wait := with(field("decision", `{"const":"wait"}`))
+	opsField := field("ops", fmt.Sprintf(`{"type":"array","minItems":1,"maxItems":%d,"items":%s}`, schemaPlanOps, op))
+	var maintain string
+	if p.Reasons { // the decision's reason before its ops, as the prompt shows
+		maintain = object(field("decision", `{"const":"maintain"}`), field("reason", stringSchema(0, schemaReason)), opsField)
+	} else {
+		maintain = object(field("decision", `{"const":"maintain"}`), opsField)
+	}
 	return json.RawMessage(`{"oneOf":[` + wait + "," + maintain + `]}`)
 }
 

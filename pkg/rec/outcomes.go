@@ -7,13 +7,18 @@ import (
 )
 
 // StepOutcomes counts what became of one LLM step's answers over a run: how
-// many were asked for, how many were used (parsed, valid and applicable) and
-// why the others fell back, by reason class (ReasonClass).
+// many were asked for, how many were used (parsed, valid and applicable),
+// why the others fell back, by reason class (ReasonClass) and by the check
+// they failed (llm.Check*: placeholder, repetition, unsupported, ...), and
+// what the accepted answers noted (a plan's decision and ops, a ranking's
+// dropped repeats), by class.
 type StepOutcomes struct {
-	Asked    int            `json:"asked"`
-	Accepted int            `json:"accepted"`
-	Valid    float64        `json:"valid_share"` // Accepted / Asked
-	Fallback map[string]int `json:"fallback_reasons,omitempty"`
+	Asked      int            `json:"asked"`
+	Accepted   int            `json:"accepted"`
+	Valid      float64        `json:"valid_share"` // Accepted / Asked
+	Fallback   map[string]int `json:"fallback_reasons,omitempty"`
+	Rejections map[string]int `json:"rejections,omitempty"`
+	Notes      map[string]int `json:"accepted_notes,omitempty"`
 }
 
 // Outcomes tallies the "llm" outcomes of a run's export outputs per step
@@ -43,7 +48,7 @@ func ReasonClass(r string) string {
 func (t Outcomes) step(purpose string) *StepOutcomes {
 	s := t[purpose]
 	if s == nil {
-		s = &StepOutcomes{Fallback: map[string]int{}}
+		s = &StepOutcomes{Fallback: map[string]int{}, Rejections: map[string]int{}, Notes: map[string]int{}}
 		t[purpose] = s
 	}
 	return s
@@ -57,8 +62,16 @@ func (t Outcomes) Add(outcomes []llm.Outcome) {
 		s.Asked++
 		if o.Status == "accepted" {
 			s.Accepted++
+			if o.Reason != "" {
+				s.Notes[ReasonClass(o.Reason)]++
+			}
 		} else {
 			s.Fallback[ReasonClass(o.Reason)]++
+			check := o.Check
+			if check == "" {
+				check = "unnamed"
+			}
+			s.Rejections[check]++
 		}
 	}
 }
@@ -72,6 +85,12 @@ func (t Outcomes) Merge(o Outcomes) {
 		for r, n := range x.Fallback {
 			s.Fallback[r] += n
 		}
+		for r, n := range x.Rejections {
+			s.Rejections[r] += n
+		}
+		for r, n := range x.Notes {
+			s.Notes[r] += n
+		}
 	}
 }
 
@@ -81,6 +100,12 @@ func (t Outcomes) Report() map[string]StepOutcomes {
 	for step, s := range t {
 		x := *s
 		x.Valid = float64(x.Accepted) / float64(max(1, x.Asked))
+		if len(x.Rejections) == 0 {
+			x.Rejections = nil
+		}
+		if len(x.Notes) == 0 {
+			x.Notes = nil
+		}
 		out[step] = x
 	}
 	return out

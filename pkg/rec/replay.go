@@ -5,6 +5,7 @@ import (
 
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/engine"
+	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/memory"
 )
 
@@ -50,6 +51,7 @@ type UserResult struct {
 	Ops     map[string]int // lifecycle operations by journal op (CountOps)
 	Profile bool           // the ranking read a profile
 	LLM     Outcomes       // what became of the LLM's answers
+	Quality llm.Quality    // the memory the user was ranked with, judged
 }
 
 func newUserResult() UserResult {
@@ -70,7 +72,20 @@ func (r Replay) User(c engine.Caller, k Case) (UserResult, error) {
 		return UserResult{}, err
 	}
 	res.Rank = TargetRank(scores, 0)
+	if res.Quality, err = judge(c); err != nil {
+		return UserResult{}, err
+	}
 	return res, nil
+}
+
+// judge reads c's memory (get_memory) and judges it (llm.MemoryQuality).
+func judge(c engine.Caller) (llm.Quality, error) {
+	v, err := engine.GetMemory.Call(c, engine.GetMemoryInput{})
+	if err != nil {
+		return llm.Quality{}, err
+	}
+	s := memory.State{Config: v.Config, Clock: v.Clock, Events: v.Events, Chunks: v.Chunks, Profile: v.Profile, Journal: v.Journal}
+	return llm.MemoryQuality(&s), nil
 }
 
 // build resets c's memory and streams sigs into it.

@@ -59,6 +59,10 @@ func (s *script) Call(export string, input []byte) ([]byte, error) {
 	case "apply_ops":
 		s.calls = append(s.calls, fmt.Sprintf("apply_ops %s %s", in.Trigger, in.Ops[0].Op))
 		return []byte(s.apply), nil
+	case "get_memory":
+		s.calls = append(s.calls, "get_memory")
+		return []byte(`{"clock":500,"config":{},"counters":{},"events":[{"id":"e1","item":"i1","meta":{"title":["Toy Story"]}}],` +
+			`"chunks":[{"id":"c1","category":"topic","key":"toy","text":"Likes toy films","events":["e1"]}],"profile":{"version":1,"text":"Watches Toy Story."},"journal":[]}`), nil
 	case "rank":
 		s.calls = append(s.calls, fmt.Sprintf("rank %d", len(in.Candidates)))
 		s.ranks++
@@ -106,32 +110,32 @@ func TestReplayUser(t *testing.T) {
 		llm                                 map[string]StepOutcomes
 	}{
 		{"retrospective, the profile lags", ModeRetrospective, "fixed", recordOut, maintainLag,
-			[]string{"reset 50", "record none 5", "maintain fixed force=true", "apply_ops planner synthesize", "rank 10"},
+			[]string{"reset 50", "record none 5", "maintain fixed force=true", "apply_ops planner synthesize", "rank 10", "get_memory"},
 			// record: fifo extract c1, boost (the chunkless extract is not
 			// counted); maintain: demote, forget; apply_ops: synthesize.
 			map[string]int{"extract": 1, "boost": 1, "demote": 1, "forget": 1, "synthesize": 1},
 			map[string]StepOutcomes{
-				"extract":    {Asked: 1, Fallback: map[string]int{`unknown chunk "…"`: 1}},
+				"extract":    {Asked: 1, Fallback: map[string]int{`unknown chunk "…"`: 1}, Rejections: map[string]int{"unnamed": 1}},
 				"synthesize": {Asked: 1, Accepted: 1, Valid: 1, Fallback: map[string]int{}},
 				"rank":       {Asked: 1, Accepted: 1, Valid: 1, Fallback: map[string]int{}},
 			}},
 		{"retrospective, maintenance synthesized", ModeRetrospective, "planner", recordQuiet, maintainDone,
-			[]string{"reset 50", "record none 5", "maintain planner force=true", "rank 10"},
+			[]string{"reset 50", "record none 5", "maintain planner force=true", "rank 10", "get_memory"},
 			map[string]int{"synthesize": 1},
 			map[string]StepOutcomes{"rank": {Asked: 1, Accepted: 1, Valid: 1, Fallback: map[string]int{}}}},
 		{"retrospective, never synthesized", ModeRetrospective, "fixed", recordQuiet, maintainNone,
-			[]string{"reset 50", "record none 5", "maintain fixed force=true", "apply_ops planner synthesize", "rank 10"},
+			[]string{"reset 50", "record none 5", "maintain fixed force=true", "apply_ops planner synthesize", "rank 10", "get_memory"},
 			map[string]int{"synthesize": 1},
 			map[string]StepOutcomes{
 				"synthesize": {Asked: 1, Accepted: 1, Valid: 1, Fallback: map[string]int{}},
 				"rank":       {Asked: 1, Accepted: 1, Valid: 1, Fallback: map[string]int{}},
 			}},
 		{"evolving", ModeEvolving, "planner", recordOut, "",
-			[]string{"reset 50", "record planner 1", "record planner 1", "record planner 1", "record planner 1", "record planner 1", "rank 10"},
+			[]string{"reset 50", "record planner 1", "record planner 1", "record planner 1", "record planner 1", "record planner 1", "rank 10", "get_memory"},
 			// Five records, each: extract c1 and boost; five fallbacks.
 			map[string]int{"extract": 5, "boost": 5},
 			map[string]StepOutcomes{
-				"extract": {Asked: 5, Fallback: map[string]int{`unknown chunk "…"`: 5}},
+				"extract": {Asked: 5, Fallback: map[string]int{`unknown chunk "…"`: 5}, Rejections: map[string]int{"unnamed": 5}},
 				"rank":    {Asked: 1, Accepted: 1, Valid: 1, Fallback: map[string]int{}},
 			}},
 	}
@@ -148,6 +152,11 @@ func TestReplayUser(t *testing.T) {
 			}
 			if got.Rank != 2 || !got.Profile {
 				t.Errorf("rank %d, profile %v; want 2, true", got.Rank, got.Profile)
+			}
+			// get_memory's chunk cites e1 ("Toy Story"), and its profile
+			// names Toy Story: grounded and faithful.
+			if q := (llm.Quality{Users: 1, Chunks: 1, Grounded: 1, Profiles: 1, Sentences: 1, Supported: 1}); got.Quality != q {
+				t.Errorf("quality %+v, want %+v", got.Quality, q)
 			}
 			if !reflect.DeepEqual(got.Ops, tt.ops) {
 				t.Errorf("ops %v, want %v", got.Ops, tt.ops)
@@ -244,7 +253,7 @@ func TestOutcomes(t *testing.T) {
 	a.Merge(b)
 	// plan: 1 of 3 used; both timeouts are one class.
 	want := map[string]StepOutcomes{
-		"plan": {Asked: 3, Accepted: 1, Valid: 1.0 / 3, Fallback: map[string]int{"timeout after N s": 2}},
+		"plan": {Asked: 3, Accepted: 1, Valid: 1.0 / 3, Fallback: map[string]int{"timeout after N s": 2}, Rejections: map[string]int{"unnamed": 2}},
 		"rank": {Asked: 1, Accepted: 1, Valid: 1, Fallback: map[string]int{}},
 	}
 	if got := a.Report(); !reflect.DeepEqual(got, want) {

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/recmem/recmem/pkg/engine"
+	"github.com/recmem/recmem/pkg/llm"
 )
 
 // Opener opens one caller of the exports (a native engine, or an instance of
@@ -18,6 +19,7 @@ type RunResult struct {
 	WithProfile    int            // users ranked with a profile
 	Responsiveness Responsiveness // over the probed users
 	LLM            Outcomes       // what became of the LLM's answers
+	Quality        llm.Quality    // the users' memories, judged (llm.MemoryQuality)
 }
 
 // Scores is the metrics over the run's ranks.
@@ -125,6 +127,7 @@ func gather(users []UserResult, probes map[int]Probe, before, after []float64) R
 			res.WithProfile++
 		}
 		res.LLM.Merge(u.LLM)
+		res.Quality.Add(u.Quality)
 		if _, ok := probes[i]; ok {
 			b, a = append(b, before[i]), append(a, after[i])
 		}

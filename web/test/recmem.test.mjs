@@ -65,11 +65,32 @@ test('the llm option answers llm_complete for the configured steps', async () =>
     llmSteps: ['synthesize'],
     llm: (req) => { asked.push(req.purpose); return { text: '{"profile":"Loves Xbox shooters."}', input_tokens: 40, output_tokens: 8 }; },
   });
+  // A profile must name what the memory holds (docs/llm.md): an Xbox chunk first.
+  await rm.applyOps([{ op: 'extract', category: 'platform', text: 'Plays on Xbox One', strength: 0.8 }], { now: 100 });
   const out = await rm.applyOps([{ op: 'synthesize' }]);
   assert.deepEqual(out.llm, [{ purpose: 'synthesize', status: 'accepted' }]);
   assert.equal((await rm.memory()).profile.text, 'Loves Xbox shooters.');
   assert.deepEqual(asked, ['synthesize']);
   await rm.close();
+});
+
+test('llmModel: without llmSteps, the steps measured to help with the model, none for an unmeasured one', async () => {
+  const asked = [];
+  const llm = (req) => { asked.push(req.purpose); return { text: '{"profile":"Loves Xbox shooters."}', input_tokens: 40, output_tokens: 8 }; };
+  const synth = async (opts) => {
+    const rm = await Recmem.open({ module, llm, ...opts });
+    await rm.applyOps([{ op: 'extract', category: 'platform', text: 'Plays on Xbox One', strength: 0.8 }], { now: 100 });
+    const out = await rm.applyOps([{ op: 'synthesize' }]);
+    await rm.close();
+    return out.llm ?? [];
+  };
+  assert.deepEqual(await synth({ llmModel: 'some-hosted-model' }), []);
+  // SmolLM2-135M was measured: none of its steps helped (docs/llm.md), so none is on by default.
+  assert.deepEqual(await synth({ llmModel: 'SmolLM2-135M-Instruct.Q4_1.gguf' }), []);
+  assert.deepEqual(await synth({ llmModel: 'some-hosted-model', llmSteps: [] }), []);
+  assert.deepEqual(await synth({ llmModel: 'some-hosted-model', llmSteps: ['synthesize'] }), [{ purpose: 'synthesize', status: 'accepted' }]);
+  assert.deepEqual(asked, ['synthesize']);
+  await assert.rejects(Recmem.open({ module, llm, llmSteps: 'synthesize' }), /llmSteps must be an array/);
 });
 
 test('sealKey: exports are sealed (HMAC-SHA-256, as the Go host), only sealed documents import', async () => {

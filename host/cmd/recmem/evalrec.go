@@ -34,7 +34,7 @@ type evalRecFlags struct {
 	asJSON                  bool
 	catFile, saveCat, peers string
 	eventCap, workers       int
-	factorial               bool
+	factorial, noBaselines  bool
 	llm                     *llmFlags
 	train                   trainFlags
 	fs                      *flag.FlagSet
@@ -59,6 +59,7 @@ func newEvalRecFlags(stderr io.Writer) *evalRecFlags {
 	fs.IntVar(&f.workers, "workers", 1, "plugin instances run in parallel")
 	fs.StringVar(&f.peers, "peers", "", "directory of NAME.MODEL.scores files from scripts/peers/recbole, read into the baselines")
 	fs.BoolVar(&f.factorial, "factorial", false, "also run the tier study: the 8 combinations of ±event, ±preference, ±profile memory, weights learned for each (natively, retrospective memories; needs training, not --catalog)")
+	fs.BoolVar(&f.noBaselines, "no-baselines", false, "with --catalog, skip training and scoring the baselines (minutes of CPU): for recording or replaying a model, where only recmem's own figures are wanted")
 	f.llm = addLLMFlags(fs)
 	f.train.register(fs)
 	return f
@@ -82,6 +83,8 @@ func (f *evalRecFlags) parse(args []string, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "recmem eval rec: --scheduler: want fixed or planner, got %q\n", f.sched)
 	case f.skip < 0:
 		fmt.Fprintf(stderr, "recmem eval rec: --skip: want 0 or more, got %d\n", f.skip)
+	case f.noBaselines && f.catFile == "":
+		fmt.Fprintln(stderr, "recmem eval rec: --no-baselines needs --catalog (training a catalog trains the baselines anyway)")
 	case f.factorial && f.catFile != "":
 		fmt.Fprintln(stderr, "recmem eval rec: --factorial learns weights on the validation split: drop --catalog")
 	default:
@@ -178,6 +181,9 @@ func (f *evalRecFlags) catalog(d *dataset.RecBole, cfg rec.TrainConfig, say func
 		if err != nil {
 			return nil, nil, nil, err
 		}
+		if f.noBaselines {
+			return b, nil, nil, nil
+		}
 		say("training the baselines on the test histories")
 		return b, rec.TrainBaselines(d.Test, len(d.Items), cfg.BPR, rec.TestRNG(cfg.Seed)), nil, nil
 	}
@@ -196,6 +202,9 @@ func (f *evalRecFlags) catalog(d *dataset.RecBole, cfg rec.TrainConfig, say func
 // scoreBaselines scores the baselines and the peers of --peers on cases,
 // overall and on the held-out split.
 func (f *evalRecFlags) scoreBaselines(rep *evalReport, d *dataset.RecBole, cases []rec.Case, base *rec.Baselines) error {
+	if base == nil { // --no-baselines
+		return nil
+	}
 	scorers := base.Scorers()
 	if f.peers != "" {
 		ps, err := rec.ReadPeers(f.peers, d.Name)

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/recmem/recmem/pkg/engine"
 	contract "github.com/recmem/recmem/pkg/llm"
 
 	"github.com/recmem/recmem/pkg/intentlab"
@@ -27,12 +28,16 @@ func (m *missCounter) Complete(ctx context.Context, r contract.Request) (contrac
 	return resp, err
 }
 
-// TestRecordedInstructions replays the held-out instruction cases through
-// π_rank from SmolLM2's recorded answers and holds the report to the committed
-// instructions.want.json, with every request found in the recording.
+// TestRecordedInstructions replays the held-out "knowledge" instruction cases
+// (testdata/instructions/knowledge.jsonl: "no shooters", "racing games",
+// where a model's knowledge could help) through π_rank from SmolLM2's
+// recorded answers, with the model's rank weight, and holds the report to the
+// committed instructions.want.json, with every request found in the
+// recording; p@10 must be at least the LLM-free figure on the same cases,
+// less 0.01.
 func TestRecordedInstructions(t *testing.T) {
 	dir := filepath.Join(recordingDir, "smollm2-135m-instruct-q4_1")
-	lf := llmFlags{spec: "replay:" + filepath.Join(dir, "instructions.jsonl"), steps: "rank"}
+	lf := llmFlags{spec: "replay:" + filepath.Join(dir, "instructions.jsonl"), steps: "rank", stepsSet: true}
 	set, err := lf.open()
 	if err != nil {
 		t.Fatal(err)
@@ -48,13 +53,28 @@ func TestRecordedInstructions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases, err := intentlab.ReadCaseDir(findUp("testdata/instructions"))
+	all, err := intentlab.ReadCaseDir(findUp("testdata/instructions"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := intentlab.Evaluate(x, cat, cases, intentlab.Options{Split: "heldout", History: intentlab.DefaultHistory, Progress: func(string) {}})
+	var cases []intentlab.Case
+	for _, c := range all {
+		if c.Kind == "knowledge" {
+			cases = append(cases, c)
+		}
+	}
+	opts := intentlab.Options{Split: "heldout", History: intentlab.DefaultHistory, Progress: func(string) {}}
+	rep, err := intentlab.Evaluate(x, cat, cases, opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	free, err := intentlab.Evaluate(engine.New(), cat, cases, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("held-out knowledge cases: %d lists, p@10 %.4f with the model's ranking (weight %g), %.4f LLM-free", rep.Lists, rep.P10, set.settings.RankWeight, free.P10)
+	if rep.P10 < free.P10-hrSlack {
+		t.Errorf("p@10 %.4f with the model's ranking, below the LLM-free %.4f − %.2f", rep.P10, free.P10, hrSlack)
 	}
 	if n := miss.misses.Load(); n > 0 {
 		t.Fatalf("%d requests missing from the recording (the prompts or the ranking changed since it was made)", n)

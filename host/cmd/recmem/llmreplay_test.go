@@ -12,6 +12,7 @@ import (
 
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/engine"
+	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/rec"
 )
 
@@ -31,8 +32,17 @@ type recordedRun struct {
 	Mode      string   `json:"mode"`
 	Scheduler string   `json:"scheduler"`
 	Steps     []string `json:"steps"`
+	Skip      int      `json:"skip,omitempty"` // the users start after the first Skip (a tuning split)
 	Users     int      `json:"users"`
-	Command   string   `json:"command"`
+	// Compare names the LLM-free run on the same users that the targets
+	// hold this run to (TestRecordedTargets).
+	Compare string `json:"compare,omitempty"`
+	Command string `json:"command,omitempty"`
+}
+
+// users returns the run's cases.
+func (r recordedRun) users(all []rec.Case) []rec.Case {
+	return all[r.Skip : r.Skip+r.Users]
 }
 
 // replayResult is what a replay must reproduce, on every host, byte for byte.
@@ -44,6 +54,7 @@ type replayResult struct {
 	Ops      map[string]int              `json:"ops"`
 	LLM      map[string]json.RawMessage  `json:"llm_per_user"`
 	Outcomes map[string]rec.StepOutcomes `json:"llm_outcomes"`
+	Quality  llm.QualityReport           `json:"memory_quality"`
 }
 
 // TestRecordedModel replays every recording of a real model under
@@ -88,8 +99,8 @@ func TestRecordedModel(t *testing.T) {
 			t.Run(filepath.Base(dir)+"/"+r.Name, func(t *testing.T) {
 				unrun[r.File]--
 				replay := rec.Replay{Data: d, Mode: r.Mode, Scheduler: r.Scheduler, EventCap: rec.DefaultEventCap}
-				wasmOut := replayRecorded(t, replay, all[:r.Users], catalog, r, dir, wasm, false, asked[r.File])
-				nativeOut := replayRecorded(t, replay, all[:r.Users], catalog, r, dir, wasm, true, asked[r.File])
+				wasmOut := replayRecorded(t, replay, r.users(all), catalog, r, dir, wasm, false, asked[r.File])
+				nativeOut := replayRecorded(t, replay, r.users(all), catalog, r, dir, wasm, true, asked[r.File])
 				if !bytes.Equal(wasmOut, nativeOut) {
 					t.Fatalf("the .wasm module and native Go differ:\nwasm:   %s\nnative: %s", wasmOut, nativeOut)
 				}
@@ -154,7 +165,7 @@ func recordedCatalog(t *testing.T, d *dataset.RecBole) []byte {
 func replayRecorded(t *testing.T, replay rec.Replay, cases []rec.Case, catalog []byte, r recordedRun, dir, wasm string, native bool, asked *askedHashes) []byte {
 	lf := llmFlags{} // no file: the LLM-free run on the same users
 	if r.File != "" {
-		lf = llmFlags{spec: "replay:" + filepath.Join(dir, r.File), steps: strings.Join(r.Steps, ",")}
+		lf = llmFlags{spec: "replay:" + filepath.Join(dir, r.File), steps: strings.Join(r.Steps, ","), stepsSet: true}
 	}
 	set, err := lf.open()
 	if err != nil {
@@ -171,7 +182,7 @@ func replayRecorded(t *testing.T, replay rec.Replay, cases []rec.Case, catalog [
 		t.Fatal(err)
 	}
 	s := run.Scores()
-	res := replayResult{HR1: s.HR1, HR5: s.HR5, NDCG5: s.NDCG5, NDCG10: s.NDCG10, Ops: run.Ops, LLM: map[string]json.RawMessage{}, Outcomes: run.LLM.Report()}
+	res := replayResult{HR1: s.HR1, HR5: s.HR5, NDCG5: s.NDCG5, NDCG10: s.NDCG10, Ops: run.Ops, LLM: map[string]json.RawMessage{}, Outcomes: run.LLM.Report(), Quality: run.Quality.Report()}
 	if set.meter != nil {
 		for step, u := range set.meter.PerUser(len(cases)) {
 			res.LLM[step], _ = json.Marshal(u)

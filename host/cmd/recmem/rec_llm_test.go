@@ -80,6 +80,11 @@ func TestEvalRecWithLLM(t *testing.T) {
 	eval := func(llm string, extra ...string) map[string]any {
 		out.Reset()
 		errb.Reset()
+		if len(extra) == 0 || extra[0] != "--no-steps" {
+			extra = append([]string{"--llm-steps", "extract,plan,synthesize,rank"}, extra...)
+		} else {
+			extra = extra[1:]
+		}
 		args := append([]string{"eval", "rec", "--data", toyDir, "--dataset", "Toy", "--catalog", cat, "--wasm", wasm, "--json",
 			"--users", "6", "--mode", "evolving", "--scheduler", "planner", "--llm", llm}, extra...)
 		if code := doMain(args, &out, &errb); code != 0 {
@@ -112,5 +117,12 @@ func TestEvalRecWithLLM(t *testing.T) {
 	b, _ := json.Marshal(replayed)
 	if !bytes.Equal(a, b) {
 		t.Fatalf("replay differs from the recorded run:\nlive:   %s\nreplay: %s", a, b)
+	}
+	// Without --llm-steps, the steps measured to help with the model: none
+	// for this endpoint's, which names no measured model.
+	before = calls.Load()
+	none := eval(srv.URL+"/v1", "--no-steps")
+	if calls.Load() != before || none["llm_calls_per_user"].(float64) != 0 {
+		t.Fatalf("a model nothing was measured with was asked %d times by default", calls.Load()-before)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	hostllm "github.com/recmem/recmem/host/llm"
+	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/rec"
 )
 
@@ -60,6 +61,11 @@ type evalReport struct {
 	Factorial []rec.TierResult   `json:"factorial,omitempty"`
 	// WithProfile counts the users ranked with a profile.
 	WithProfile int `json:"users_with_profile"`
+	// MemoryQuality judges the memories the users were ranked with, apart
+	// from any ranking metric (llm.MemoryQuality): chunks grounded in the
+	// events they cite, profile sentences a chunk or an event supports,
+	// duplicates, placeholder and title copies.
+	MemoryQuality llm.QualityReport `json:"memory_quality"`
 }
 
 // newEvalReport is the report of a run of f on cases, before any figure.
@@ -81,6 +87,7 @@ func (r *evalReport) setRun(cases []rec.Case, res rec.RunResult) {
 	r.Split = rec.SplitOf(cases, res.Ranks)
 	r.Responsiveness, r.ResponsivenessDetail = res.Responsiveness.Drop, res.Responsiveness
 	r.WithProfile = res.WithProfile
+	r.MemoryQuality = res.Quality.Report()
 	r.Ops, r.OpsShare, r.OpsPerUser = res.Ops, res.OpsShare(), res.OpsPerUser()
 }
 
@@ -147,6 +154,7 @@ func printReport(w io.Writer, r evalReport) {
 	}
 	fmt.Fprintf(w, "lifecycle ops: %s\n", strings.Join(parts, ", "))
 	printOutcomes(w, r.LLMOutcomes)
+	printQuality(w, r.MemoryQuality)
 	fmt.Fprintf(w, "%.1fs\n", r.Seconds)
 }
 
@@ -189,5 +197,18 @@ func printOutcomes(w io.Writer, r map[string]rec.StepOutcomes) {
 		for _, why := range reasons {
 			fmt.Fprintf(w, "    %5d fallback: %s\n", x.Fallback[why], strings.ReplaceAll(why, "\n", " "))
 		}
+		if len(x.Rejections) > 0 {
+			var parts []string
+			for _, c := range slices.Sorted(maps.Keys(x.Rejections)) {
+				parts = append(parts, fmt.Sprintf("%s %d", c, x.Rejections[c]))
+			}
+			fmt.Fprintf(w, "    rejections by check: %s\n", strings.Join(parts, ", "))
+		}
 	}
+}
+
+// printQuality writes the memory-quality line.
+func printQuality(w io.Writer, q llm.QualityReport) {
+	fmt.Fprintf(w, "memory quality: %.1f chunks per user, %.1f%% grounded in their events (%d unverifiable), profile faithfulness %.1f%% (%d of %d sentences), %d duplicates, %d placeholder copies, %d title copies, %d verbatim profiles\n",
+		q.ChunksPerUser, 100*q.GroundedShare, q.Unverifiable, 100*q.Faithfulness, q.Supported, q.Sentences, q.Duplicates, q.Placeholders, q.TitleCopies, q.Verbatim)
 }
