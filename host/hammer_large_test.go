@@ -114,7 +114,9 @@ func TestTrapDiscardsTheInstance(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close(ctx)
-	srv := httptest.NewServer(host.NewEdgeHandler(c, host.EdgeOptions{}))
+	// No bound on unpacking: the state of 5,000 identical-looking units
+	// packs 18 to 1.
+	srv := httptest.NewServer(host.NewEdgeHandler(c, host.EdgeOptions{MaxExpansion: -1}))
 	defer srv.Close()
 	big := unitsState(t, 5000)
 	code, body := post(t, srv.URL+"/v1/get_memory", host.EdgeRequest{State: host.PackState(big), Tag: host.StateTag(big)})

@@ -330,3 +330,24 @@ func rewriteSources(u []byte, tableLen int) ([]byte, int, error) {
 	}
 	return append(out, u[off:]...), changed, nil
 }
+
+// UnitSegments returns state followed by n segments that each add one unit
+// ("x0", "x1", ... in session "x") whose text is the state's token 0, the
+// most frequent of its base: issue 22's second finding, 2,000 small
+// segments after a base of 20,000 units.
+func UnitSegments(state []byte, n int) ([]byte, error) {
+	out := append([]byte(nil), state...)
+	for i := range n {
+		id := "x" + strconv.Itoa(i)
+		u := []byte{0, 0, 1, 1, 1, 'x', 0, 0, 0, 0, 0, 0}
+		u = binary.AppendUvarint(u, uint64(len(id)))
+		u = append(u, id...)
+		u = append(u, 0, 0, 0, 0, 0, 0, 1, 0)
+		seg, err := Segment(out, Section('U', u))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, seg...)
+	}
+	return out, nil
+}
