@@ -185,7 +185,7 @@ func unpack(s string, max int64, ratio int) ([]byte, error) {
 		return nil, fmt.Errorf("%w: the state document is more than %s uncompressed, the most this host imports into one instance; nothing was imported",
 			ErrStateTooLarge, sizeWords(max))
 	case int64(len(doc)) > limit:
-		return nil, fmt.Errorf("%w: it unpacks to more than %s from %s of gzip, and this server unpacks at most %d bytes a byte, or %s (recmem serve --max-expansion); nothing was imported",
+		return nil, fmt.Errorf("%w: it unpacks to more than %s from %s of gzip, and this server unpacks at most %d bytes a byte, or %s; nothing was imported",
 			ErrStateTooLarge, sizeWords(limit), sizeWords(int64(len(raw))), ratio, sizeWords(ExpansionFloor))
 	}
 	return doc, nil

@@ -344,7 +344,7 @@ export interface ExportStateInput {
    */
   base?: string;
   /**
-   * CompactAfter (1 to 1000, default 16) and CompactRatio (above 0, at
+   * CompactAfter (1 to 16, default 16) and CompactRatio (above 0, at
    * most 100, default 0.5): with Base, the whole state is written instead
    * of a segment when the state would pass CompactAfter segments, or its
    * segments CompactRatio times the size of its base.
@@ -729,7 +729,9 @@ export interface Signal {
   /**
    * ClientID names this action for idempotency: send the same id again
    * when retrying; a signal whose id the memory has seen (the newest 256)
-   * is acknowledged under "repeated" and not recorded again.
+   * with the same content is acknowledged under "repeated" and not
+   * recorded again, and one with other content is refused (an id names
+   * one signal, as an idempotency key names one request).
    */
   client_id?: string;
 }
@@ -749,10 +751,12 @@ export interface State {
   counters: Counters;
   /**
    * ClientIDs are the client ids of the newest signals that carried one,
-   * oldest first, at most MaxClientIDs: a signal whose client id is listed
-   * has been recorded, and is acknowledged without being recorded again.
+   * oldest first, at most MaxClientIDs, each with the fingerprint of its
+   * signal: a signal whose client id is listed with the same fingerprint
+   * has been recorded, and is acknowledged without being recorded again; a
+   * different signal under a listed id is refused.
    */
-  client_ids?: string[];
+  client_ids?: (string | { id: string; signal: string })[];
 }
 
 /** Summary is a short account of a state's size. */

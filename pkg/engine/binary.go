@@ -109,8 +109,10 @@ func parsePieces(b []byte) ([]piece, error) {
 		if n > uint64(len(rest)-headerLen-trailerLen) {
 			return nil, fmt.Errorf("%s: truncated: the header says %d bytes of body, %d are left", name, n, len(rest)-headerLen-trailerLen)
 		}
-		if v := binary.LittleEndian.Uint32(rest[24:]); v != SchemaVersion {
-			return nil, fmt.Errorf("%s: carries a version %d document, this module reads version %d", name, v, SchemaVersion)
+		// Pieces of version 3 (client ids without their signal) read as
+		// their documents do; every piece written is of SchemaVersion.
+		if v := binary.LittleEndian.Uint32(rest[24:]); v < 3 || v > SchemaVersion {
+			return nil, fmt.Errorf("%s: carries a version %d document, this module reads versions 3 to %d", name, v, SchemaVersion)
 		}
 		p.size = headerLen + int(n) + trailerLen
 		p.sum = binary.LittleEndian.Uint64(rest[headerLen+n:])
