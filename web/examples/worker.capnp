@@ -35,6 +35,9 @@ const recmem :Workerd.Worker = (
     # "1" lets a request name its state by tag ("base_tag", and a "delta"
     # to append), as recmem serve --base-tag; off when unset.
     (name = "RECMEM_BASE_TAG", fromEnvironment = "RECMEM_BASE_TAG"),
+    # The most bytes a request's packed state or delta may unpack to, per
+    # byte of its gzip (default 6, as recmem serve --max-expansion).
+    (name = "RECMEM_MAX_EXPANSION", fromEnvironment = "RECMEM_MAX_EXPANSION"),
   ],
   compatibilityDate = "2025-09-01",
 );
