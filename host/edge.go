@@ -45,16 +45,18 @@ type EdgeOptions struct {
 	// to: at most this many bytes a byte of its gzip, or ExpansionFloor,
 	// whichever is more (default 6; negative: no bound but MaxState). The
 	// work and memory of a request then grow with the bytes it sends: a
-	// request of 100 kB brings at most 600 kB to import, what one instance
-	// imports in well under a second (docs/limits.md), and a gzip bomb, or
-	// a state of a hundred thousand identical units packed into 15 kB, is
-	// refused with 413 before anything is imported.
+	// request under 100 kB brings at most 600 kB to import (text that
+	// packs 6 to 1 or less), and the states that cost the most a byte to
+	// import, short repetitive units, pack better and stop at the floor
+	// (docs/limits.md gives what the largest take); a gzip bomb, or a state
+	// of a hundred thousand identical units packed into 15 kB, is refused
+	// with 413 before anything is imported.
 	MaxExpansion int
 }
 
 // ExpansionFloor is what a packed state or delta may always unpack to,
-// whatever its packed size (EdgeOptions.MaxExpansion): 512 KiB.
-const ExpansionFloor = 512 << 10
+// whatever its packed size (EdgeOptions.MaxExpansion): 256 KiB.
+const ExpansionFloor = 256 << 10
 
 // EdgeRequest is the body of POST /v1/<export>. State is the user's state,
 // a JSON document or a binary state (docs/state-binary.md), gzipped and

@@ -141,7 +141,9 @@ func TestEdgeLoad(t *testing.T) {
 			var d struct {
 				Memory struct {
 					Events   []struct{ User string }
-					Counters struct{ NextEvent int `json:"next_event"` }
+					Counters struct {
+						NextEvent int `json:"next_event"`
+					}
 				}
 				Units []struct{ ID string }
 			}

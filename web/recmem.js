@@ -647,8 +647,8 @@ export async function packState(doc) {
 }
 
 // EXPANSION_FLOOR is what a packed state may always unpack to, whatever its
-// packed size (unpackState's maxExpansion): 512 KiB, as recmem serve.
-export const EXPANSION_FLOOR = 512 << 10;
+// packed size (unpackState's maxExpansion): 256 KiB, as recmem serve.
+export const EXPANSION_FLOOR = 256 << 10;
 
 // unpackState reverses packState and returns the document's bytes, refusing
 // a document of more than maxBytes uncompressed (default 8 MiB) before

@@ -249,3 +249,23 @@ export function unusedVocabularySegment(state, words) {
   for (let i = 0, at = head.length; i < words; i++, at += 7) u.set([1, 0x61, 1 << 4, 0, 0, 0, 1], at);
   return segment(state, section('U', u));
 }
+
+// largestAdmitted is a state of short chat turns in form ("json" or
+// "binary") as large as a request under 100 kB may bring to a server that
+// unpacks at most 6 bytes a byte of gzip, or 256 KiB: the most such a
+// request can ask once admitted (the turns as host/edge_hostile_test.go's).
+// open opens a Recmem; pack is packState.
+export async function largestAdmitted(open, pack, form) {
+  const says = ['ok', 'sure, at six', 'the kiln again?', 'see you Tuesday', 'fine by me'];
+  let best = null;
+  for (let n = 1000; ; n += 1000) {
+    const rm = await open();
+    const units = Array.from({ length: n }, (_, i) => ({ id: `t${i}`, session: `s${Math.floor(i / 40)}`, speaker: ['Ann', 'Ben'][i % 2], text: `${says[i % 5]} ${i % 97}` }));
+    await rm.addUnits(units);
+    const doc = form === 'binary' ? await rm.exportState({ format: 'binary' }) : new TextEncoder().encode(await rm.exportState());
+    await rm.close();
+    const packed = Math.floor((await pack(doc)).length * 3 / 4);
+    if (doc.length > Math.max(256 << 10, 6 * packed) || packed > 70000) return best;
+    best = doc;
+  }
+}

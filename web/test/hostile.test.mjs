@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { Recmem, RecmemError, RecmemPool, packState, stateTag, unpackState } from 'recmem';
-import { concat, emptySegments, memoryOf, piece, rewriteVectors, section, unitSegments, unusedVocabulary } from './forge.mjs';
+import { concat, emptySegments, largestAdmitted, memoryOf, piece, rewriteVectors, section, unitSegments, unusedVocabulary } from './forge.mjs';
 
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = path.resolve(web, '..');
@@ -43,7 +43,7 @@ const turns = (n, user = 'ann') => Array.from({ length: n }, (_, i) => ({
 }));
 
 // serveLike takes a packed state as a server does: unpacked with the bound
-// recmem serve uses (6 bytes a byte, or 512 KiB), then acquired from the
+// recmem serve uses (6 bytes a byte, or 256 KiB), then acquired from the
 // pool and released. It returns the outcome, how long the instance was held
 // and how much its memory grew.
 async function serveLike(p, packed, call = (rm) => rm.memory()) {
@@ -75,9 +75,10 @@ test('requests of a few kB that unfold into long or large imports are refused be
   const base = await tinyUnits(20000);
   const mem = memoryOf(base);
   const cases = [
-    ['2,000 segments after a base of 20,000 units', unitSegments(base, 2000), /more than 16 segments after the base, the most one import applies/],
+    ['2,000 segments after a base of 20,000 units', unitSegments(base, 2000), /unpacks to more than 262 kB from/],
+    ['17 segments after a base of 20,000 units', unitSegments(base, 17), /more than 16 segments after the base, the most one import applies/],
     ['17 empty segments', emptySegments(base, 17), /state\.binary\.segments\[16\]: more than 16 segments/],
-    ['1,000,000 unused words in 7 MB', unusedVocabulary(mem, 1_000_000), /unpacks to more than 524 kB from/],
+    ['1,000,000 unused words in 7 MB', unusedVocabulary(mem, 1_000_000), /unpacks to more than 262 kB from/],
     ['30,000 unused words (under the unpacking bound)', unusedVocabulary(mem, 30_000), /tokens\[0\]: used by no unit of this piece/],
     ['100,000 one-word units packed in 15 kB', await tinyUnits(100000), /unpacks to more than/],
   ];
@@ -92,6 +93,11 @@ test('requests of a few kB that unfold into long or large imports are refused be
       assert.ok(got.grew < 64 << 20, `${what}: grew ${got.grew} bytes`);
     }
   }
+  // Behind the unpacking bound, the module's own: 2,000 segments acquired
+  // as they are are refused before any is read.
+  const t0 = performance.now();
+  await assert.rejects(p.acquire(unitSegments(base, 2000)), /more than 16 segments after the base/);
+  console.log(`2,000 segments acquired directly: refused in ${(performance.now() - t0).toFixed(0)} ms`);
   // The same pool serves an ordinary memory after them.
   const rm = await p.acquire(null);
   await rm.addUnits(turns(3));
@@ -202,9 +208,9 @@ test('a failed mutation leaves the warm state as it was (issue 22, finding 6)', 
 test('unpackState bounds what a state unpacks to, in recmem serve\'s words', async () => {
   const zeros = await packState(new Uint8Array(5 << 20));
   await assert.rejects(unpackState(zeros, { maxExpansion: 6 }), (err) => err.tooLarge
-    && err.message === `state: too large to serve: it unpacks to more than 524 kB from ${(Buffer.from(zeros, 'base64').length / 1000).toFixed(1)} kB of gzip, and this server unpacks at most 6 bytes a byte, or 524 kB; nothing was imported`);
-  const small = await packState(new Uint8Array(400 << 10));
-  assert.equal((await unpackState(small, { maxExpansion: 6 })).length, 400 << 10, 'under the floor of 512 KiB');
+    && err.message === `state: too large to serve: it unpacks to more than 262 kB from ${(Buffer.from(zeros, 'base64').length / 1000).toFixed(1)} kB of gzip, and this server unpacks at most 6 bytes a byte, or 262 kB; nothing was imported`);
+  const small = await packState(new Uint8Array(200 << 10));
+  assert.equal((await unpackState(small, { maxExpansion: 6 })).length, 200 << 10, 'under the floor of 256 KiB');
   assert.equal((await unpackState(zeros)).length, 5 << 20, 'no bound by default');
 });
 
@@ -221,4 +227,18 @@ test('the forgeries of forge.mjs are what the Go host forges: the module reads t
   await assert.rejects(rm.importState(emptySegments(bin, 17)), /more than 16 segments/);
   await assert.rejects(rm.importState(concat(bin, unusedVocabulary(mem, 3))), /a second base/);
   await rm.close();
+});
+
+test('the most a request under 100 kB asks once admitted: held less than 1 s (on this machine), grown less than 64 MB', async () => {
+  for (const form of ['json', 'binary']) {
+    const doc = await largestAdmitted(() => Recmem.open({ module }), packState, form);
+    const packed = await packState(doc);
+    const body = JSON.stringify({ state: packed, tag: 'sha256:…', input: { query: 'what did Ann say about the kiln', budget: 500 } });
+    const p = await pool({ size: 1 });
+    const got = await serveLike(p, packed, (rm) => rm.selectSlate({ query: 'what did Ann say about the kiln', budget: 500 }));
+    console.log(`${form}: ${(doc.length / 1000).toFixed(1)} kB unpacked from a ${(body.length / 1000).toFixed(1)} kB request: ${got.ok ? 'served' : got.refused} in ${got.ms.toFixed(0)} ms, the instance grown ${(got.grew / 1e6).toFixed(1)} MB`);
+    assert.ok(got.ok, `${form}: ${got.refused}`);
+    assert.ok(body.length < 100_000, `${form}: a ${body.length}-byte request`);
+    assert.ok(got.grew < 64 << 20, `${form}: grew ${got.grew} bytes`);
+  }
 });

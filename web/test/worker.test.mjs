@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import { Recmem, appendState, packState, stateTag, unpackState } from 'recmem';
-import { emptySegments, memoryOf, rewriteVectors, unitSegments, unusedVocabulary, unusedVocabularySegment } from './forge.mjs';
+import { emptySegments, largestAdmitted, memoryOf, rewriteVectors, unitSegments, unusedVocabulary, unusedVocabularySegment } from './forge.mjs';
 
 const run = promisify(execFile);
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -626,10 +626,11 @@ test('the attacks of issue 22 on the Worker: refused before the work, workerd\'s
     const before = rss(w.pid);
     const zeros = await packState(new Uint8Array(5 << 20));
     const attacks = [
-      ['2,000 segments after 20,000 units', unitSegments(tiny, 2000), 400, 'more than 16 segments after the base'],
-      ['1,000,000 unused words in 7 MB', unusedVocabulary(mem, 1_000_000), 413, 'unpacks to more than 524 kB'],
+      ['2,000 segments after 20,000 units', unitSegments(tiny, 2000), 413, 'unpacks to more than 262 kB'],
+      ['17 segments after 20,000 units', unitSegments(tiny, 17), 400, 'more than 16 segments after the base'],
+      ['1,000,000 unused words in 7 MB', unusedVocabulary(mem, 1_000_000), 413, 'unpacks to more than 262 kB'],
       ['30,000 unused words', unusedVocabulary(mem, 30_000), 400, 'tokens[0]: used by no unit of this piece'],
-      ['a gzip bomb, 5 MB of zeros', null, 413, 'unpacks to more than 524 kB'],
+      ['a gzip bomb, 5 MB of zeros', null, 413, 'unpacks to more than 262 kB'],
     ];
     for (const [what, state, status, message] of attacks) {
       const packed = state ? await packState(state) : zeros;
@@ -672,6 +673,20 @@ test('the attacks of issue 22 on the Worker: refused before the work, workerd\'s
     const after = rss(w.pid);
     console.log(`workerd: ${(before / 1e6).toFixed(0)} MB before the attacks, ${(after / 1e6).toFixed(0)} MB after`);
     assert.ok(after - before < 64e6, `workerd grew ${(after - before) / 1e6} MB`);
+    // The most a request under 100 kB asks once admitted: the largest
+    // state of short turns it may unpack to, imported and queried.
+    for (const form of ['json', 'binary']) {
+      const doc = await largestAdmitted(() => Recmem.open({ module: new Uint8Array(readFileSync(wasmPath)) }), packState, form);
+      const body = JSON.stringify({ state: await packState(doc), tag: await stateTag(doc), input: { query: 'what did Ann say about the kiln', budget: 500 } });
+      const m0 = rss(w.pid);
+      const t0 = performance.now();
+      const res = await post(w.url, 'select_slate', body);
+      const ms = performance.now() - t0;
+      console.log(`${form}: ${(doc.length / 1000).toFixed(1)} kB unpacked from a ${(body.length / 1000).toFixed(1)} kB request: ${res.status} in ${ms.toFixed(0)} ms, workerd ${(m0 / 1e6).toFixed(0)} -> ${(rss(w.pid) / 1e6).toFixed(0)} MB`);
+      assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+      assert.ok(body.length < 100_000);
+      assert.ok(rss(w.pid) - m0 < 64e6, `${form}: workerd grew ${(rss(w.pid) - m0) / 1e6} MB`);
+    }
   } finally {
     await w.close();
   }

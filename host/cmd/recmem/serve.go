@@ -43,7 +43,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	instances := fs.Int("instances", 0, "instances the stateless API runs at once (default: the cores)")
 	warm := fs.Int("warm", 0, "instances the stateless API keeps warm, holding the states they served last: a request whose state has the tag of one skips the import (default: as many as --instances; -1: none)")
 	baseTag := fs.Bool("base-tag", false, "let a request name its state by the tag this server answered with (\"base_tag\", and a \"delta\" to append) instead of sending it, answered from a warm instance holding it, else 409: the tag then works like a bearer token for that memory (docs/http.md)")
-	maxExpansion := fs.Int("max-expansion", 6, "unpack a request's state or delta to at most `N` bytes a byte of its gzip, or 512 KiB, whichever is more, and refuse more with 413 before importing anything: the work of a request grows with the bytes it sends (docs/http.md; -1: no bound but the state limit)")
+	maxExpansion := fs.Int("max-expansion", 6, "unpack a request's state or delta to at most `N` bytes a byte of its gzip, or 256 KiB, whichever is more, and refuse more with 413 before importing anything: the work of a request grows with the bytes it sends (docs/http.md; -1: no bound but the state limit)")
 	sealKeyFile := fs.String("seal-key-file", "", "seal the stateless API's states with the key in `FILE` (at least 32 bytes; trailing whitespace is ignored): a state is then accepted only with the seal this server gave it (docs/http.md)")
 	if err := fs.Parse(args); err != nil {
 		return 2
