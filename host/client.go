@@ -160,12 +160,15 @@ type Session struct {
 	hash hash.Hash
 	// foreign: the instance's state came from a binary state that this
 	// host did not seal, whose analysis (tokens, words, vectors) the module
-	// took as written; derived: the bytes the caller holds were written
-	// whole from such a state (its JSON form, which analyses the text
-	// afresh, or a compacted base, which drops what no unit uses). Importing
-	// derived bytes would not give the instance's state, so they never key
-	// a warm instance.
-	foreign, derived bool
+	// took as written; removed: units were removed from it since (by a
+	// segment it imported, delete_units or purge), whose words the
+	// instance still holds though no unit names them. derived: the bytes
+	// the caller holds were written whole from a foreign state and are not
+	// its exact form (its JSON form analyses the text afresh; a base written
+	// after a removal drops the words no unit uses). Importing derived bytes
+	// would not give the instance's state, so they never key a warm
+	// instance (exactWhole).
+	foreign, removed, derived bool
 	// doc is the bytes of the state of tag docTag: when that is still the
 	// state held, the warm instance keeps them, for requests that name the
 	// state by its tag alone (the stateless API's base_tag).
@@ -245,7 +248,8 @@ func (c *Client) session(ctx context.Context, doc []byte, tag string) (*Session,
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{c: c, in: in, Warm: warm, foreign: c.foreign(doc)}
+	s := &Session{c: c, in: in, Warm: warm}
+	s.from(doc)
 	if doc != nil && !warm {
 		if err := s.importDoc(ctx, doc); err != nil {
 			s.Close(ctx)
@@ -260,6 +264,28 @@ func (c *Client) session(ctx context.Context, doc []byte, tag string) (*Session,
 // not make as written: a binary state this client did not seal.
 func (c *Client) foreign(doc []byte) bool { return c.sealKey == nil && engine.IsBinaryState(doc) }
 
+// from records that the instance's state is the import of doc: foreign or
+// not, and with units removed when it has segments (which may remove some).
+func (s *Session) from(doc []byte) {
+	s.foreign, s.derived = s.c.foreign(doc), false
+	s.removed = s.foreign && hasSegments(doc)
+}
+
+// hasSegments reports whether a bare binary state has a segment after its
+// base.
+func hasSegments(doc []byte) bool {
+	n, err := pieceLen(doc)
+	return err == nil && n < len(doc)
+}
+
+// exactWhole reports whether doc, a whole state the module wrote from the
+// instance's state, is its exact form: importing it gives that state. It is
+// unless the state is foreign and doc is its JSON form, or a base written
+// after a removal.
+func (s *Session) exactWhole(doc []byte) bool {
+	return !s.foreign || engine.IsBinaryState(doc) && !s.removed
+}
+
 // sessionByTag is session for a request that names its state by tag only:
 // the warm instance holding that state and the state's bytes, or a nil
 // session when no warm instance holds it with its bytes (the pool keeps
@@ -273,7 +299,9 @@ func (c *Client) sessionByTag(ctx context.Context, tag string) (*Session, []byte
 		c.pool.releaseHeld(ctx, in, tag, nil) // still warm for whoever sends the state
 		return nil, nil, nil
 	}
-	return &Session{c: c, in: in, Warm: true, held: tag, doc: doc, docTag: tag, foreign: c.foreign(doc)}, doc, nil
+	ss := &Session{c: c, in: in, Warm: true, held: tag, doc: doc, docTag: tag}
+	ss.from(doc)
+	return ss, doc, nil
 }
 
 // track records that the caller holds doc (whose bytes h has hashed).
@@ -311,7 +339,10 @@ func (s *Session) Call(ctx context.Context, export string, input []byte) ([]byte
 		if s.c.sealKey != nil {
 			return nil, errors.New("host: import_state: this client seals its states; import them with Session.Import, which opens only states it sealed")
 		}
-		s.foreign, s.derived = s.foreign || s.c.foreign(input), false
+		if s.c.foreign(input) {
+			s.foreign, s.removed = true, s.removed || hasSegments(input)
+		}
+		s.derived = false
 	}
 	return s.call(ctx, export, input)
 }
@@ -324,6 +355,9 @@ func (s *Session) call(ctx context.Context, export string, input []byte) ([]byte
 		s.held = "" // the state may change: no longer the caller's document
 	}
 	raw, err := s.in.CallContext(ctx, export, input)
+	if err == nil && (export == engine.DeleteUnits.Name || export == engine.Purge.Name) {
+		s.removed = s.foreign
+	}
 	if err != nil {
 		var trap *TrapError
 		switch {
@@ -453,13 +487,12 @@ func (s *Session) Export(ctx context.Context) ([]byte, error) {
 }
 
 // holds records that the caller now holds doc, a whole state the module
-// wrote: the instance stays warm under its tag unless its state came from
-// a foreign binary state (doc is then a derived form: it would import into
-// another state).
+// wrote: the instance stays warm under its tag unless doc is a derived form
+// of it (exactWhole), which would import into another state.
 func (s *Session) holds(doc []byte) {
 	h := s.c.pool.newHash()
 	h.Write(doc)
-	s.derived = s.foreign
+	s.derived = !s.exactWhole(doc)
 	s.setHeld(h)
 	s.track(doc, h)
 }
@@ -542,7 +575,7 @@ func (s *Session) Import(ctx context.Context, state []byte) error {
 	if err := s.importDoc(ctx, doc); err != nil {
 		return err
 	}
-	s.foreign, s.derived = s.c.foreign(doc), false
+	s.from(doc)
 	h := s.c.pool.newHash()
 	h.Write(doc)
 	s.setHeld(h)
@@ -580,6 +613,6 @@ func (s *Session) restoreBase(ctx context.Context) {
 		s.held = ""
 		return
 	}
-	s.foreign = s.c.foreign(s.base)
+	s.from(s.base)
 	s.held, s.doc, s.docTag = s.baseTag, s.base, s.baseTag
 }

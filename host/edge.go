@@ -373,9 +373,10 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// bytes the request brought, and for those with a segment of what
 	// changed; a whole state written from a foreign one (a binary state
 	// this server did not seal, whose analysis the module took as written)
-	// is a derived form: its JSON analyses the text afresh, a compacted
-	// base drops what no unit uses. The instance is never kept warm under
-	// a derived form's tag (issue 22, finding 4).
+	// may be a derived form: its JSON analyses the text afresh, a base
+	// written after units were removed drops the words no unit uses
+	// (Session.exactWhole). The instance is never kept warm under a derived
+	// form's tag (issue 22, finding 4).
 	exact := true
 	switch {
 	case !x.Mutates && doc != nil && engine.IsBinaryState(doc) == (format == "binary"):
@@ -394,7 +395,7 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case len(piece) == 0:
 			resp.Tag = tag
 		case piece[5] == 'B':
-			held, exact = piece, !s.foreign
+			held, exact = piece, s.exactWhole(piece)
 			resp.State, resp.Tag = PackState(piece), h.tag(piece)
 		default:
 			held = AppendState(doc, piece)
@@ -406,7 +407,7 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.sessionError(ctx, w, export, err)
 			return
 		}
-		held, exact = newDoc, !s.foreign
+		held, exact = newDoc, s.exactWhole(newDoc)
 		resp.State, resp.Tag = PackState(newDoc), h.tag(newDoc)
 	}
 	resp.Changed = resp.Tag != baseTag
@@ -494,7 +495,8 @@ func (h *edge) byTag(ctx context.Context, req *EdgeRequest, s **Session, doc *[]
 		h.logf("recmem: base_tag: %v", err)
 		return http.StatusInternalServerError, "delta: the module failed while importing the state and its delta; nothing was applied, and the request may be retried"
 	}
-	ss.foreign, ss.base, ss.baseTag = h.c.foreign(full), held, req.BaseTag
+	ss.from(full)
+	ss.base, ss.baseTag = held, req.BaseTag
 	*s, *doc, *tag = ss, full, h.tag(full)
 	return 0, ""
 }

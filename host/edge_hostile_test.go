@@ -445,6 +445,28 @@ func TestEdgeWarmKeyedByExactBytes(t *testing.T) {
 	if code, _, _ := rawBody(t, srv.URL+"/v1/get_memory", mustJSON(host.EdgeRequest{BaseTag: host.StateTag(forged)})); code != 200 {
 		t.Fatalf("the forged state under its own tag: %d", code)
 	}
+	// A whole binary state written from it is its exact form (it names
+	// every word the instance holds), and stays warm; written after a unit
+	// was deleted it drops that unit's words, which the instance still
+	// holds as the client wrote them: not warm.
+	for _, c := range []struct {
+		export, input string
+		warm          bool
+	}{
+		{"add_units", `{"units":[{"id":"new","session":"s","text":"the kiln is fixed"}]}`, true},
+		{"delete_units", `{"ids":["new"]}`, false},
+	} {
+		st := host.PackState(forged)
+		code, r, msg := rawBody(t, srv.URL+"/v1/"+c.export, mustJSON(host.EdgeRequest{State: st, Tag: host.StateTag(forged), Format: "binary", Input: json.RawMessage(c.input)}))
+		if code != 200 {
+			t.Fatalf("%s: %d %s", c.export, code, msg)
+		}
+		forged, _ = host.UnpackState(r.State, 1<<30)
+		code, _, _ = rawBody(t, srv.URL+"/v1/get_memory", mustJSON(host.EdgeRequest{BaseTag: r.Tag}))
+		if (code == 200) != c.warm {
+			t.Errorf("after %s, the whole binary state written from a forged one: by its tag %d, want warm %v", c.export, code, c.warm)
+		}
+	}
 }
 
 // TestEdgeFailedMutationByTag (issue 22, finding 6): a failed mutation sent

@@ -101,12 +101,16 @@ export class Recmem {
   // itself read or wrote is recorded, so a tag of #held names its memory.
   // #derived: #held was written whole from a foreign state (#foreign: a
   // binary state whose analysis the module took as written, not opened by a
-  // seal), its JSON form or a compacted base, which would import into
-  // another state than the instance's: it then keys no warm instance.
+  // seal) and is not its exact form: its JSON form (which analyses the text
+  // afresh), or a base written after units were removed from it (#removed:
+  // by a segment it imported, deleteUnits or purge), which drops the words
+  // no unit names any more. It would import into another state than the
+  // instance's, so it keys no warm instance.
   #held = null;
   #heldTag = null;
   #derived = false;
   #foreign = false;
+  #removed = false;
   // #base is the binary state the instance last imported or exported, with
   // the segments it exported since, kept across calls that change the
   // memory: a delta against it extends it.
@@ -173,9 +177,9 @@ export class Recmem {
       // leaves it as it was.
       const held = this.#held;
       if (!READ_ONLY.has(name)) this.#held = null;
-      if (name === 'import_state') {
-        this.#foreign = this.#foreign || isBinaryState(input);
-        this.#derived = false;
+      if (name === 'import_state' && isBinaryState(input)) {
+        this.#foreign = true;
+        this.#removed ||= hasSegments(input);
       }
       let out;
       try {
@@ -184,6 +188,7 @@ export class Recmem {
         if (err instanceof RecmemError && !err.trapped) this.#held = held;
         throw err;
       }
+      if (name === 'delete_units' || name === 'purge') this.#removed = this.#foreign;
       const result = out ? out.text() : '';
       if (asText) return result;
       return result === '' ? null : JSON.parse(result);
@@ -289,7 +294,7 @@ export class Recmem {
       const piece = out ? new Uint8Array(out.bytes()) : new Uint8Array(0);
       // A segment appended to the bytes held (or nothing) keeps them exact
       // when they were; a whole state is derived from a foreign one.
-      if (piece.length > 0 && isBase(piece)) this.#hold(piece, this.#foreign);
+      if (piece.length > 0 && isBase(piece)) this.#hold(piece, this.#foreign && this.#removed);
       else if (this.#base !== null && stateChecksum(this.#base) === sum) this.#hold(appendState(this.#base, piece), this.#derivedBase);
       else this.#hold(null);
       return this.seal && piece.length > 0 ? this.seal.sealPieces(piece) : piece;
@@ -333,6 +338,7 @@ export class Recmem {
       }
       this.#base = null;
       this.#foreign = !trusted && isBinaryState(bare);
+      this.#removed = this.#foreign && hasSegments(bare);
       this.#hold(bare, false);
       const text = out ? out.text() : '';
       return text === '' ? null : JSON.parse(text);
@@ -762,6 +768,16 @@ function isSealLine(b, at = 0) {
 export function isBinaryState(state) {
   if (!(state instanceof Uint8Array)) return false;
   return isBare(state) || (isSealLine(state) && state[SEAL_LINE - 1] === 0x0a && isBare(state, SEAL_LINE));
+}
+
+// hasSegments reports whether a bare binary state has a segment after its
+// base.
+function hasSegments(state) {
+  try {
+    return isBare(state) && pieceLen(state, 0) < state.length;
+  } catch {
+    return false;
+  }
 }
 
 // isBase reports whether a piece (bare or sealed) is a base, a whole state.

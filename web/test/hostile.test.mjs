@@ -184,7 +184,21 @@ test('a forged binary state whose JSON form is the genuine one never leaves a wa
   await p.release(f);
   const again = await p.acquire(forged);
   assert.equal(again.warm, true);
+  // A whole binary state written from it is its exact form, and stays
+  // warm; written after a unit was deleted (whose words the instance still
+  // holds as the client wrote them) it is not.
+  await again.addUnits([{ id: 'new', session: 's', text: 'the kiln is fixed' }]);
+  const whole = await again.exportState({ format: 'binary' });
   await p.release(again);
+  const w = await p.acquire(whole);
+  assert.equal(w.warm, true, 'a whole binary state written from a foreign one, nothing removed: warm');
+  await w.deleteUnits(['new']);
+  const after = await w.exportState({ format: 'binary' });
+  assert.equal(w.heldState(), null);
+  await p.release(w);
+  const w2 = await p.acquire(after);
+  assert.equal(w2.warm, false, 'written after a removal: not warm');
+  await p.release(w2);
 });
 
 test('a failed mutation leaves the warm state as it was (issue 22, finding 6)', async () => {
