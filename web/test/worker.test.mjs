@@ -522,9 +522,10 @@ async function baseTagSequence(seal) {
     assert.equal(a.body.base_tag, await tagOf(appendState(mine, seg2)));
     assert.equal(m.tag, await tagOf(m.bytes));
     if (a.body.state && !seal) {
-      // Compacted: a whole state written from a state whose analysis came
-      // from the client is not its exact form (its words may differ from
-      // what the text gives): it keys no warm instance (issue 22), and a
+      // Compacted after a unit was removed: a whole state written from a
+      // state whose analysis came from the client, after a removal, is not
+      // its exact form (the instance keeps the removed unit's words as the
+      // client wrote them): it keys no warm instance (issue 22), and a
       // request by its tag sends the state once.
       a = await both('get_memory', { base_tag: m.tag, input: {} }, 'a compacted foreign state by tag');
       assert.equal(a.status, 409);
