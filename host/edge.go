@@ -27,9 +27,9 @@ type EdgeOptions struct {
 	// MaxBody bounds a request body (default 8 MiB).
 	MaxBody int64
 	// Timeout bounds one request, waiting for an instance included (default
-	// 10 s): a request whose time is spent before a call into the module
-	// starts answers 504. A call already running is cut off only when the
-	// Runtime has its own Options.Timeout.
+	// 10 s): a request whose time is spent answers 504. A call still running
+	// then is cut off at the module's next clock reading (every garbage
+	// collection; see Options.Timeout) and its instance discarded.
 	Timeout time.Duration
 	// ErrorLog receives the full cause of every 500 (a trap's wasm stack
 	// trace, which the response leaves out). Nil discards it.

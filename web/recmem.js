@@ -88,9 +88,9 @@ export class Recmem {
     // past it: the module's next clock reading throws, and the instance is
     // discarded (RecmemError with trapped and timedOut). Go's runtime reads
     // the clock at every garbage collection, every few milliseconds of an
-    // import. In a runtime whose clock stands still during a request (an
-    // edge worker's), a call is stopped only by the limits decided before
-    // it (docs/limits.md).
+    // import (workerd included). In a runtime whose clock stands still
+    // between I/O (Cloudflare's hosted Workers), a call is stopped only by
+    // the limits decided before it (docs/limits.md).
     this.deadline = Infinity;
   }
 
@@ -483,7 +483,9 @@ export class RecmemPool {
     } else {
       tag = null;
     }
-    const until = deadline ?? Date.now() + this.holdMs;
+    // The hold starts when the instance is handed out (a new one is made
+    // first, outside it).
+    const until = () => deadline ?? Date.now() + this.holdMs;
     let entry = null;
     if (tag !== null) {
       const i = this.idle.findIndex((e) => e.tag === tag);
@@ -492,13 +494,13 @@ export class RecmemPool {
     if (entry) {
       this.hits++;
       entry.rm.warm = true;
-      entry.rm.deadline = until;
+      entry.rm.deadline = until();
       return entry.rm;
     }
     entry = await this.#take(Date.now() + waitMs, waitMs);
     const { rm } = entry;
     rm.warm = false;
-    rm.deadline = until;
+    rm.deadline = until();
     try {
       if (bare !== null) {
         this.misses++;

@@ -29,10 +29,13 @@
 // What bounds a request here: the state it may unpack to (MAX_STATE, and
 // RECMEM_MAX_EXPANSION times its packed size), and the module's own limits
 // on what a state may declare (16 segments, a memory budget checked before
-// anything is allocated; docs/limits.md), all decided before the work. A
-// call past its instance's hold (RecmemPool's holdMs) is cut off where the
-// clock runs during a call; workerd's clock stands still during a request,
-// so here those limits are what bound it.
+// anything is allocated; docs/limits.md), all decided before the work; and
+// RECMEM_HOLD_MS (default 10,000), the longest a request may hold an
+// instance: a call past it is cut off at the module's next clock reading,
+// the instance discarded, and the answer 504. workerd's clock runs during
+// a call; Cloudflare's hosted runtime advances it only between I/O (its
+// Spectre mitigation), where the limits decided before the work are what
+// bound a call.
 //
 // Run it: npx workerd serve examples/worker.capnp (from web/, after
 // ./build.sh); web/test/worker.test.mjs does, on loopback.
@@ -46,7 +49,7 @@ import wasm from './plugin.wasm';
 const MAX_BODY = 8 << 20;
 const MAX_STATE = 1 << 20;
 const RECYCLE_BYTES = 64 << 20;
-const HOLD_MS = 10000;
+const HOLD_MS = 10000; // the default of RECMEM_HOLD_MS
 
 // The exports /v1 serves, and those it refuses (as recmem serve).
 const SERVED = new Set(['exports', 'record', 'maintain', 'plan', 'apply_ops', 'get_memory', 'rank',
@@ -313,7 +316,9 @@ async function pool(env) {
     if (!Number.isInteger(size) || size < 1) throw new Error(`RECMEM_WARM: want a whole number of instances, at least 1, got ${JSON.stringify(env.RECMEM_WARM)}`);
     // Tags are the seals of the states with a seal key, so that a state
     // acquired with its seal, checked, counts as one this Worker wrote.
-    isolatePool = await RecmemPool.open({ module: wasm, catalog, size, recycleBytes: RECYCLE_BYTES, holdMs: HOLD_MS, tagKey: env.RECMEM_SEAL_KEY || undefined });
+    const holdMs = env.RECMEM_HOLD_MS ? Number(env.RECMEM_HOLD_MS) : HOLD_MS;
+    if (!(holdMs > 0)) throw new Error(`RECMEM_HOLD_MS: want a number of milliseconds above 0, got ${JSON.stringify(env.RECMEM_HOLD_MS)}`);
+    isolatePool = await RecmemPool.open({ module: wasm, catalog, size, recycleBytes: RECYCLE_BYTES, holdMs, tagKey: env.RECMEM_SEAL_KEY || undefined });
   }
   return isolatePool;
 }
