@@ -679,3 +679,37 @@ func largestAdmitted(t *testing.T, form string) []byte {
 		best = doc
 	}
 }
+
+// TestPoolTagsTheBytes: host.Pool takes bytes, never a tag: it tags them
+// itself (their SHA-256, or their seal under SetTagKey), and an instance
+// released with a state is warm for those bytes only.
+func TestPoolTagsTheBytes(t *testing.T) {
+	ctx := context.Background()
+	p := openRuntime(t).NewPool(1)
+	p.SetWarm(2)
+	defer p.Close(ctx)
+	ann, bob := []byte(`{"schema":"recmem.state","version":1,"memory":null}`), []byte(`{"schema":"recmem.state","version":1,"memory":null} `)
+	if p.Tag(ann) != host.StateTag(ann) {
+		t.Fatal("the tag of a pool without a key is the SHA-256")
+	}
+	in, warm, err := p.AcquireState(ctx, ann)
+	if err != nil || warm {
+		t.Fatalf("first: %v %v", warm, err)
+	}
+	p.ReleaseState(ctx, in, ann)
+	for _, c := range []struct {
+		doc  []byte
+		warm bool
+	}{{bob, false}, {ann, true}} {
+		in, warm, err := p.AcquireState(ctx, c.doc)
+		if err != nil || warm != c.warm {
+			t.Fatalf("%q: warm %v, want %v (%v)", c.doc, warm, c.warm, err)
+		}
+		p.ReleaseState(ctx, in, c.doc)
+	}
+	keyed := openRuntime(t).NewPool(1)
+	keyed.SetTagKey(sealKey)
+	if keyed.Tag(ann) != seal.Sum(sealKey, ann) {
+		t.Fatal("the tag of a pool with a key is the seal")
+	}
+}
