@@ -3,8 +3,6 @@ package host
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,11 +52,15 @@ type ClientOptions struct {
 	SealKey []byte
 	// Warm is how many instances the client keeps warm: idle, still holding
 	// the state a session last imported or exported, keyed by its tag (the
-	// SHA-256 of the document's bytes, or its seal in the stateless API). A
+	// SHA-256 of the state's bytes, or with a SealKey their seal). A
 	// session opened on a state whose tag matches skips the import. The
 	// default, 0, is Instances; a negative value keeps none. It is a cache,
 	// never the authority: the tag is computed from the bytes the caller
-	// brings, every time.
+	// brings, every time, and an instance is kept warm only under bytes
+	// whose import gives exactly its state (the bytes it imported, those
+	// with the segments it exported since, or a state the module wrote from
+	// text or sealed input: never the JSON form of a binary state whose
+	// analysis a client may have forged, issue 22).
 	Warm int
 }
 
@@ -87,6 +89,9 @@ func NewClient(ctx context.Context, opts ClientOptions) (*Client, error) {
 		return nil, err
 	}
 	pool := rt.NewPool(opts.Instances)
+	if opts.SealKey != nil {
+		pool.SetTagKey(opts.SealKey) // a state's tag is its seal
+	}
 	switch {
 	case opts.Warm == 0:
 		pool.SetWarm(pool.Size())
@@ -144,24 +149,44 @@ func (e *ExportError) Error() string { return e.Message }
 type Session struct {
 	c  *Client
 	in *Instance
-	// held is the tag of the document the caller holds, when the
-	// instance's state is that document's (nothing changed since it was
+	// held is the tag of the bytes the caller holds, when importing them
+	// gives exactly the instance's state (nothing changed since they were
 	// imported or exported), else "": Close keeps the instance warm under
 	// it. For a binary state, sum is the engine's checksum of it
-	// (export_state's base) and hash the SHA-256 of its bytes so far, so
-	// that a delta's tag costs the delta's bytes only.
+	// (export_state's base) and hash the running hash (the pool's) of its
+	// bytes so far, so that a delta's tag costs the delta's bytes only.
 	held string
 	sum  string
 	hash hash.Hash
+	// foreign: the instance's state came from a binary state that this
+	// host did not seal, whose analysis (tokens, words, vectors) the module
+	// took as written; removed: units were removed from it since (by a
+	// segment it imported, delete_units or purge), whose words the
+	// instance still holds though no unit names them. derived: the bytes
+	// the caller holds were written whole from a foreign state and are not
+	// its exact form (its JSON form analyses the text afresh; a base written
+	// after a removal drops the words no unit uses). Importing derived bytes
+	// would not give the instance's state, so they never key a warm
+	// instance (exactWhole).
+	foreign, removed, derived bool
 	// doc is the bytes of the state of tag docTag: when that is still the
 	// state held, the warm instance keeps them, for requests that name the
 	// state by its tag alone (the stateless API's base_tag).
 	doc    []byte
 	docTag string
+	// base is the state a request by tag started from when it brought a
+	// delta (imported with it), and baseTag its tag: a call the module
+	// refuses leaves that state warm again, as it was (restoreBase).
+	base    []byte
+	baseTag string
 	// Warm reports whether the session started on a warm instance: its
 	// state was not imported.
 	Warm bool
 }
+
+// Usage returns the longest any instance was held by one session, and the
+// most its memory grew meanwhile (Pool.Usage).
+func (c *Client) Usage() Usage { return c.pool.Usage() }
 
 // WarmStats returns the counts of the client's warm instances.
 func (c *Client) WarmStats() WarmStats { return c.pool.WarmStats() }
@@ -179,10 +204,9 @@ func (c *Client) Session(ctx context.Context, state []byte) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := sha256.New()
+	h := c.pool.newHash()
 	h.Write(doc)
-	tag := "sha256:" + hex.EncodeToString(h.Sum(nil))
-	s, err := c.session(ctx, doc, tag)
+	s, err := c.session(ctx, doc, c.pool.tagOf(h))
 	if err != nil {
 		return nil, err
 	}
@@ -214,17 +238,18 @@ func (c *Client) open(state []byte) ([]byte, error) {
 }
 
 // session is Session on a bare (unsealed, checked) document whose tag
-// (the SHA-256 or the seal of doc, computed from doc by the caller) picks a
-// warm instance holding it, if any.
+// (the pool's tag of doc, computed from doc by the caller) picks a warm
+// instance holding it, if any.
 func (c *Client) session(ctx context.Context, doc []byte, tag string) (*Session, error) {
 	if doc == nil {
 		tag = ""
 	}
-	in, warm, err := c.pool.AcquireTag(ctx, tag)
+	in, warm, err := c.pool.acquireTag(ctx, tag)
 	if err != nil {
 		return nil, err
 	}
 	s := &Session{c: c, in: in, Warm: warm}
+	s.from(doc)
 	if doc != nil && !warm {
 		if err := s.importDoc(ctx, doc); err != nil {
 			s.Close(ctx)
@@ -235,20 +260,48 @@ func (c *Client) session(ctx context.Context, doc []byte, tag string) (*Session,
 	return s, nil
 }
 
+// foreign reports whether importing doc takes an analysis the module did
+// not make as written: a binary state this client did not seal.
+func (c *Client) foreign(doc []byte) bool { return c.sealKey == nil && engine.IsBinaryState(doc) }
+
+// from records that the instance's state is the import of doc: foreign or
+// not, and with units removed when it has segments (which may remove some).
+func (s *Session) from(doc []byte) {
+	s.foreign, s.derived = s.c.foreign(doc), false
+	s.removed = s.foreign && hasSegments(doc)
+}
+
+// hasSegments reports whether a bare binary state has a segment after its
+// base.
+func hasSegments(doc []byte) bool {
+	n, err := pieceLen(doc)
+	return err == nil && n < len(doc)
+}
+
+// exactWhole reports whether doc, a whole state the module wrote from the
+// instance's state, is its exact form: importing it gives that state. It is
+// unless the state is foreign and doc is its JSON form, or a base written
+// after a removal.
+func (s *Session) exactWhole(doc []byte) bool {
+	return !s.foreign || engine.IsBinaryState(doc) && !s.removed
+}
+
 // sessionByTag is session for a request that names its state by tag only:
 // the warm instance holding that state and the state's bytes, or a nil
 // session when no warm instance holds it with its bytes (the pool keeps
 // them only for the stateless API with base tags on).
 func (c *Client) sessionByTag(ctx context.Context, tag string) (*Session, []byte, error) {
-	in, doc, err := c.pool.TakeWarm(ctx, tag)
+	in, doc, err := c.pool.takeWarm(ctx, tag)
 	switch {
 	case err != nil || in == nil:
 		return nil, nil, err
 	case doc == nil:
-		c.pool.ReleaseHeld(ctx, in, tag, nil) // still warm for whoever sends the state
+		c.pool.releaseHeld(ctx, in, tag, nil) // still warm for whoever sends the state
 		return nil, nil, nil
 	}
-	return &Session{c: c, in: in, Warm: true, held: tag, doc: doc, docTag: tag}, doc, nil
+	ss := &Session{c: c, in: in, Warm: true, held: tag, doc: doc, docTag: tag}
+	ss.from(doc)
+	return ss, doc, nil
 }
 
 // track records that the caller holds doc (whose bytes h has hashed).
@@ -268,22 +321,43 @@ func (s *Session) Close(ctx context.Context) {
 		if s.docTag == s.held {
 			doc = s.doc
 		}
-		s.c.pool.ReleaseHeld(ctx, s.in, s.held, doc)
+		s.c.pool.releaseHeld(ctx, s.in, s.held, doc)
 		s.in = nil
 	}
 }
 
 // Call runs any export with raw input and returns its raw output: the
 // escape hatch for exports without a typed method. An export's own error is
-// an *ExportError.
+// an *ExportError, and leaves the state as it was. With a SealKey,
+// import_state is refused here: Import opens only sealed states, and a
+// client that seals must never seal a state it did not check.
 func (s *Session) Call(ctx context.Context, export string, input []byte) ([]byte, error) {
 	if s.in == nil {
 		return nil, errors.New("host: session is closed")
 	}
+	if export == engine.ImportState.Name {
+		if s.c.sealKey != nil {
+			return nil, errors.New("host: import_state: this client seals its states; import them with Session.Import, which opens only states it sealed")
+		}
+		if s.c.foreign(input) {
+			s.foreign, s.removed = true, s.removed || hasSegments(input)
+		}
+		s.derived = false
+	}
+	return s.call(ctx, export, input)
+}
+
+// call is Call without its guard: the host's own imports (of states it
+// checked) go through it.
+func (s *Session) call(ctx context.Context, export string, input []byte) ([]byte, error) {
+	held := s.held
 	if x, ok := engine.Lookup(export); !ok || x.Mutates {
 		s.held = "" // the state may change: no longer the caller's document
 	}
 	raw, err := s.in.CallContext(ctx, export, input)
+	if err == nil && (export == engine.DeleteUnits.Name || export == engine.Purge.Name) {
+		s.removed = s.foreign
+	}
 	if err != nil {
 		var trap *TrapError
 		switch {
@@ -293,6 +367,8 @@ func (s *Session) Call(ctx context.Context, export string, input []byte) ([]byte
 			return nil, err // not the export's answer
 		}
 		if msg := err.Error(); strings.HasPrefix(msg, export+": ") {
+			// The module refused: its state is as it was.
+			s.held = held
 			return nil, &ExportError{Export: export, Message: msg}
 		}
 		return nil, err
@@ -410,12 +486,24 @@ func (s *Session) Export(ctx context.Context) ([]byte, error) {
 	return seal.Seal(s.c.sealKey, doc), nil
 }
 
-// holds records that the caller now holds the whole document doc.
+// holds records that the caller now holds doc, a whole state the module
+// wrote: the instance stays warm under its tag unless doc is a derived form
+// of it (exactWhole), which would import into another state.
 func (s *Session) holds(doc []byte) {
-	h := sha256.New()
+	h := s.c.pool.newHash()
 	h.Write(doc)
-	s.held = "sha256:" + hex.EncodeToString(h.Sum(nil))
+	s.derived = !s.exactWhole(doc)
+	s.setHeld(h)
 	s.track(doc, h)
+}
+
+// setHeld sets held to the tag of the bytes h has hashed, or "" when those
+// bytes are derived.
+func (s *Session) setHeld(h hash.Hash) {
+	s.held = ""
+	if !s.derived {
+		s.held = s.c.pool.tagOf(h)
+	}
 }
 
 // ExportBinary returns the whole state in binary form (docs/state-binary.md),
@@ -448,13 +536,15 @@ func (s *Session) ExportDelta(ctx context.Context) ([]byte, error) {
 	}
 	switch {
 	case len(piece) == 0:
-		s.held = "sha256:" + hex.EncodeToString(s.hash.Sum(nil))
+		s.setHeld(s.hash)
 		return nil, nil
 	case piece[5] == 'B':
 		s.holds(piece)
 	default:
+		// The bytes held, with a segment of what changed: their import
+		// gives this state when theirs gave the state before.
 		s.hash.Write(piece)
-		s.held = "sha256:" + hex.EncodeToString(s.hash.Sum(nil))
+		s.setHeld(s.hash)
 		s.sum = engine.Checksum(piece)
 	}
 	if s.c.sealKey == nil {
@@ -485,13 +575,44 @@ func (s *Session) Import(ctx context.Context, state []byte) error {
 	if err := s.importDoc(ctx, doc); err != nil {
 		return err
 	}
-	s.holds(doc)
+	s.from(doc)
+	h := s.c.pool.newHash()
+	h.Write(doc)
+	s.setHeld(h)
+	s.track(doc, h)
 	return nil
 }
 
 // importDoc is Import of a bare (unsealed, checked) document. A trap is not
 // the export's answer: it comes back as the *TrapError it is.
 func (s *Session) importDoc(ctx context.Context, doc []byte) error {
-	_, err := engine.ImportState.Call(s.Caller(ctx), engine.Raw(doc))
+	_, err := engine.ImportState.Call(importer{ctx, s}, engine.Raw(doc))
 	return err
+}
+
+// importer is the session as the engine.Caller of its own imports.
+type importer struct {
+	ctx context.Context
+	s   *Session
+}
+
+func (c importer) Call(export string, input []byte) ([]byte, error) {
+	return c.s.call(c.ctx, export, input)
+}
+
+// restoreBase imports the state a request by tag started from again, after
+// the module refused the call made on it and its delta, so that the state
+// stays warm under its tag as it was before the request. It gives up
+// quietly: the state is then dropped, and the next request by its tag gets
+// 409 (a cache may forget).
+func (s *Session) restoreBase(ctx context.Context) {
+	if s.base == nil || s.in == nil {
+		return
+	}
+	if err := s.importDoc(ctx, s.base); err != nil {
+		s.held = ""
+		return
+	}
+	s.from(s.base)
+	s.held, s.doc, s.docTag = s.baseTag, s.base, s.baseTag
 }

@@ -27,9 +27,9 @@ type EdgeOptions struct {
 	// MaxBody bounds a request body (default 8 MiB).
 	MaxBody int64
 	// Timeout bounds one request, waiting for an instance included (default
-	// 10 s): a request whose time is spent before a call into the module
-	// starts answers 504. A call already running is cut off only when the
-	// Runtime has its own Options.Timeout.
+	// 10 s): a request whose time is spent answers 504. A call still running
+	// then is cut off at the module's next clock reading (every garbage
+	// collection; see Options.Timeout) and its instance discarded.
 	Timeout time.Duration
 	// ErrorLog receives the full cause of every 500 (a trap's wasm stack
 	// trace, which the response leaves out). Nil discards it.
@@ -41,7 +41,22 @@ type EdgeOptions struct {
 	// reads and changes its memory like a bearer token (docs/http.md).
 	// Off by default; it needs warm instances (ClientOptions.Warm).
 	BaseTag bool
+	// MaxExpansion bounds what a request's packed state or delta may unpack
+	// to: at most this many bytes a byte of its gzip, or ExpansionFloor,
+	// whichever is more (default 6; negative: no bound but MaxState). The
+	// work and memory of a request then grow with the bytes it sends: a
+	// request under 100 kB brings at most 600 kB to import (text that
+	// packs 6 to 1 or less), and the states that cost the most a byte to
+	// import, short repetitive units, pack better and stop at the floor
+	// (docs/limits.md gives what the largest take); a gzip bomb, or a state
+	// of a hundred thousand identical units packed into 15 kB, is refused
+	// with 413 before anything is imported.
+	MaxExpansion int
 }
+
+// ExpansionFloor is what a packed state or delta may always unpack to,
+// whatever its packed size (EdgeOptions.MaxExpansion): 256 KiB.
+const ExpansionFloor = 256 << 10
 
 // EdgeRequest is the body of POST /v1/<export>. State is the user's state,
 // a JSON document or a binary state (docs/state-binary.md), gzipped and
@@ -144,7 +159,13 @@ func PackState(doc []byte) string {
 
 // UnpackState reverses PackState, refusing documents over max bytes (the
 // error then wraps ErrStateTooLarge).
-func UnpackState(s string, max int64) ([]byte, error) {
+func UnpackState(s string, max int64) ([]byte, error) { return unpack(s, max, -1) }
+
+// unpack is UnpackState that also refuses a state of more than ratio bytes
+// a byte of its gzip (or ExpansionFloor, whichever is more; ratio < 0: no
+// such bound), reading no more than that. The error then wraps
+// ErrStateTooLarge too.
+func unpack(s string, max int64, ratio int) ([]byte, error) {
 	raw, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
 		return nil, fmt.Errorf("state: not base64: %w", err)
@@ -153,16 +174,26 @@ func UnpackState(s string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("state: not gzip: %w", err)
 	}
-	doc, err := io.ReadAll(io.LimitReader(zr, max+1))
+	limit := max
+	if ratio >= 0 {
+		limit = min(max, max64(ExpansionFloor, int64(ratio)*int64(len(raw))))
+	}
+	doc, err := io.ReadAll(io.LimitReader(zr, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("state: truncated or damaged: %w", err)
 	}
-	if int64(len(doc)) > max {
+	switch {
+	case int64(len(doc)) > max:
 		return nil, fmt.Errorf("%w: the state document is more than %s uncompressed, the most this host imports into one instance; nothing was imported",
 			ErrStateTooLarge, sizeWords(max))
+	case int64(len(doc)) > limit:
+		return nil, fmt.Errorf("%w: it unpacks to more than %s from %s of gzip, and this server unpacks at most %d bytes a byte, or %s; nothing was imported",
+			ErrStateTooLarge, sizeWords(limit), sizeWords(int64(len(raw))), ratio, sizeWords(ExpansionFloor))
 	}
 	return doc, nil
 }
+
+func max64(a, b int64) int64 { return max(a, b) }
 
 // NewEdgeHandler serves the stateless API: POST /v1/<export> runs one export
 // on the state carried by the request, on a pooled instance, and returns the
@@ -173,6 +204,9 @@ func NewEdgeHandler(c *Client, opts EdgeOptions) http.Handler {
 	}
 	if opts.Timeout == 0 {
 		opts.Timeout = 10 * time.Second
+	}
+	if opts.MaxExpansion == 0 {
+		opts.MaxExpansion = 6
 	}
 	return &edge{c: c, opts: opts}
 }
@@ -246,7 +280,7 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusBadRequest, export, `delta: a segment to append needs "base_tag", the tag of the state it appends to (or send the whole state in "state")`)
 		return
 	case req.State != "":
-		if doc, err = UnpackState(req.State, h.c.MaxState()); err != nil {
+		if doc, err = unpack(req.State, h.c.MaxState(), h.opts.MaxExpansion); err != nil {
 			status := http.StatusBadRequest
 			if errors.Is(err, ErrStateTooLarge) {
 				status = http.StatusRequestEntityTooLarge
@@ -324,11 +358,26 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	result, err := s.Call(ctx, export, req.Input)
 	if err != nil {
+		var ee *ExportError
+		if errors.As(err, &ee) {
+			// Refused: the state is as it was (and the state a request by
+			// tag started from, before its delta, is warm again).
+			s.restoreBase(ctx)
+		}
 		h.sessionError(ctx, w, export, err)
 		return
 	}
 	resp := EdgeResponse{Result: result, BaseTag: cmp.Or(tag, "new")}
 	held := doc // the bytes of the state the client holds after the answer
+	// exact: importing held gives the instance's state. It does for the
+	// bytes the request brought, and for those with a segment of what
+	// changed; a whole state written from a foreign one (a binary state
+	// this server did not seal, whose analysis the module took as written)
+	// may be a derived form: its JSON analyses the text afresh, a base
+	// written after units were removed drops the words no unit uses
+	// (Session.exactWhole). The instance is never kept warm under a derived
+	// form's tag (issue 22, finding 4).
+	exact := true
 	switch {
 	case !x.Mutates && doc != nil && engine.IsBinaryState(doc) == (format == "binary"):
 		// Nothing changed: the state is the one the request brought.
@@ -346,7 +395,7 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case len(piece) == 0:
 			resp.Tag = tag
 		case piece[5] == 'B':
-			held = piece
+			held, exact = piece, s.exactWhole(piece)
 			resp.State, resp.Tag = PackState(piece), h.tag(piece)
 		default:
 			held = AppendState(doc, piece)
@@ -358,13 +407,16 @@ func (h *edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.sessionError(ctx, w, export, err)
 			return
 		}
-		held = newDoc
+		held, exact = newDoc, s.exactWhole(newDoc)
 		resp.State, resp.Tag = PackState(newDoc), h.tag(newDoc)
 	}
 	resp.Changed = resp.Tag != baseTag
-	s.held = resp.Tag // the instance holds the answer's state: keep it warm under its tag
-	if h.opts.BaseTag {
-		s.doc, s.docTag = held, resp.Tag
+	s.held = "" // reset when released, unless the answer's state is exact
+	if exact {
+		s.held = resp.Tag // the instance holds the answer's state: keep it warm under its tag
+		if h.opts.BaseTag {
+			s.doc, s.docTag = held, resp.Tag
+		}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(resp)
@@ -398,7 +450,7 @@ func (h *edge) byTag(ctx context.Context, req *EdgeRequest, s **Session, doc *[]
 		ss.Close(context.Background()) // unchanged: stays warm under base_tag
 		return status, msg
 	}
-	seg, err := UnpackState(req.Delta.Segment, h.c.MaxState())
+	seg, err := unpack(req.Delta.Segment, h.c.MaxState(), h.opts.MaxExpansion)
 	switch {
 	case errors.Is(err, ErrStateTooLarge):
 		return fail(http.StatusRequestEntityTooLarge, "delta: "+strings.TrimPrefix(err.Error(), "state: "))
@@ -406,6 +458,21 @@ func (h *edge) byTag(ctx context.Context, req *EdgeRequest, s **Session, doc *[]
 		return fail(http.StatusBadRequest, "delta: "+strings.TrimPrefix(err.Error(), "state: "))
 	case !engine.IsBinaryState(held):
 		return fail(http.StatusBadRequest, "delta: appends to a binary state, and the state of base_tag is a JSON document")
+	}
+	if h.c.sealKey != nil {
+		// A sealed server seals only states it computed from states it
+		// sealed: a client's segment must carry this server's seal too
+		// (issue 22, finding 1).
+		line, bare, sealed := cutSealLine(seg)
+		if !sealed {
+			return fail(http.StatusUnprocessableEntity, `delta: this server seals its states, and a segment it did not seal is refused: send the change as the export's input (the answer's "delta" is then the server's), or the whole state with its tag`)
+		}
+		if err := seal.Verify(h.c.sealKey, bare, line); err != nil {
+			return fail(http.StatusUnprocessableEntity, "delta: does not match its seal (changed after it was sealed, or sealed with another key)")
+		}
+		seg = bare
+	}
+	switch {
 	case !engine.IsBinaryState(seg) || len(seg) < 6 || seg[5] != 'S':
 		return fail(http.StatusBadRequest, `delta: not a segment of a binary state (a whole state goes in "state", with its "tag")`)
 	case int64(len(held)+len(seg)) > h.c.MaxState():
@@ -428,6 +495,8 @@ func (h *edge) byTag(ctx context.Context, req *EdgeRequest, s **Session, doc *[]
 		h.logf("recmem: base_tag: %v", err)
 		return http.StatusInternalServerError, "delta: the module failed while importing the state and its delta; nothing was applied, and the request may be retried"
 	}
+	ss.from(full)
+	ss.base, ss.baseTag = held, req.BaseTag
 	*s, *doc, *tag = ss, full, h.tag(full)
 	return 0, ""
 }
@@ -442,14 +511,9 @@ func (h *edge) export(ctx context.Context, s *Session, format, base string) ([]b
 	return s.Call(ctx, engine.ExportState.Name, in)
 }
 
-// tag is a state's tag: its seal when the client has a seal key, else its
-// SHA-256 (StateTag).
-func (h *edge) tag(doc []byte) string {
-	if h.c.sealKey != nil {
-		return seal.Sum(h.c.sealKey, doc)
-	}
-	return StateTag(doc)
-}
+// tag is a state's tag, as the pool keys it: its seal when the client has
+// a seal key, else its SHA-256 (StateTag).
+func (h *edge) tag(doc []byte) string { return h.c.pool.Tag(doc) }
 
 // checkTag returns why a request's tag does not vouch for its state, or "".
 func (h *edge) checkTag(doc []byte, tag string) string {

@@ -177,7 +177,19 @@ func TestEdgeBaseTag(t *testing.T) {
 			if key != nil {
 				wantTag = seal.Sum(key, whole)
 			}
-			code, r, msg, err := edgeCall(srv.URL+"/v1/select_slate", host.EdgeRequest{BaseTag: byTag.tag, Delta: host.EdgeDelta{Segment: host.PackState(seg)}, Input: m.Select(2, 800, "")})
+			packed := host.PackState(seg)
+			if key != nil {
+				// A sealed server takes no segment it did not seal (issue
+				// 22): the same delta is refused, with the warm state as it
+				// was; sealed with the server's key (by a client trusted
+				// with it), it is taken.
+				code, _, msg, err := edgeCall(srv.URL+"/v1/select_slate", host.EdgeRequest{BaseTag: byTag.tag, Delta: host.EdgeDelta{Segment: packed}, Input: m.Select(2, 800, "")})
+				if err != nil || code != http.StatusUnprocessableEntity || !strings.Contains(msg, "a segment it did not seal is refused") {
+					t.Fatalf("an unsealed delta on a sealed server: %d %s %v", code, msg, err)
+				}
+				packed = host.PackState(seal.Seal(key, seg))
+			}
+			code, r, msg, err := edgeCall(srv.URL+"/v1/select_slate", host.EdgeRequest{BaseTag: byTag.tag, Delta: host.EdgeDelta{Segment: packed}, Input: m.Select(2, 800, "")})
 			if err != nil || code != 200 {
 				t.Fatalf("base_tag with a delta: %d %s %v", code, msg, err)
 			}

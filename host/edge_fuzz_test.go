@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -72,6 +73,24 @@ func FuzzEdgeHandler(f *testing.F) {
 	} {
 		f.Add(s.path, []byte(s.body))
 	}
+	// Issue 22's forgeries, each sent as a request's state with its tag, and
+	// as a delta by tag; and a gzip bomb.
+	hostile, _ := filepath.Glob("../testdata/fuzz/binary/hostile-*.bin")
+	for _, p := range hostile {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		body, _ := json.Marshal(host.EdgeRequest{State: host.PackState(b), Tag: host.StateTag(b), Input: json.RawMessage(`{}`)})
+		f.Add("get_memory", body)
+		body, _ = json.Marshal(host.EdgeRequest{BaseTag: host.StateTag(b), Delta: host.EdgeDelta{Segment: host.PackState(b)}})
+		f.Add("select_slate", body)
+	}
+	if len(hostile) == 0 {
+		f.Fatal("no hostile binary states in testdata/fuzz/binary")
+	}
+	bomb, _ := json.Marshal(host.EdgeRequest{State: host.PackState(make([]byte, 1<<20)), Tag: "sha256:00"})
+	f.Add("get_memory", bomb)
 	allowed := []int{200, 400, 403, 404, 405, 409, 413, 422, 500, 504}
 	f.Fuzz(func(t *testing.T, export string, body []byte) {
 		req := httptest.NewRequest(http.MethodPost, "/v1/", bytes.NewReader(body))

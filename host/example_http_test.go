@@ -94,8 +94,11 @@ func ExampleNewEdgeHandler() {
 	for _, ch := range view.Chunks {
 		fmt.Println(ch.ID, ch.Text)
 	}
-	// A retry of the last purchase (same client_id) is acknowledged, not recorded.
-	out, _ = call(srv.URL, "record", map[string]any{"signals": []any{map[string]any{"user": "u1", "item": "g4", "action": "purchase", "time": 1700345600, "client_id": "buy-4"}}}, &m)
+	// A retry of the last purchase (the same signal, the same client_id) is
+	// acknowledged, not recorded.
+	retry := map[string]any{"user": "u1", "item": "g4", "action": "purchase",
+		"meta": map[string]any{"title": "Sea of Thieves - Xbox One"}, "time": 1700345600, "client_id": "buy-4"}
+	out, _ = call(srv.URL, "record", map[string]any{"signals": []any{retry}}, &m)
 	var rec struct {
 		EventsAdded int      `json:"events_added"`
 		Repeated    []string `json:"repeated"`

@@ -61,7 +61,9 @@ func TestHammerLargeStates(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close(ctx)
-	srv := httptest.NewServer(host.NewEdgeHandler(c, host.EdgeOptions{}))
+	// No bound on unpacking (its states of near-identical units pack 16 to
+	// 1): the instance's memory is what this test presses on.
+	srv := httptest.NewServer(host.NewEdgeHandler(c, host.EdgeOptions{MaxExpansion: -1}))
 	defer srv.Close()
 
 	doc := unitsState(t, 3000) // 0.34 MB, about 25 MB of instance memory to import
@@ -114,7 +116,9 @@ func TestTrapDiscardsTheInstance(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close(ctx)
-	srv := httptest.NewServer(host.NewEdgeHandler(c, host.EdgeOptions{}))
+	// No bound on unpacking: the state of 5,000 identical-looking units
+	// packs 18 to 1.
+	srv := httptest.NewServer(host.NewEdgeHandler(c, host.EdgeOptions{MaxExpansion: -1}))
 	defer srv.Close()
 	big := unitsState(t, 5000)
 	code, body := post(t, srv.URL+"/v1/get_memory", host.EdgeRequest{State: host.PackState(big), Tag: host.StateTag(big)})

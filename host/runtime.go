@@ -20,12 +20,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/recmem/recmem/pkg/llm"
 )
@@ -52,13 +54,22 @@ type Options struct {
 	// least as much room to grow again.
 	RecycleBytes int64
 	// Timeout, when positive, bounds every call into the module: a call that
-	// runs out of time fails and closes its instance. The default, 0, sets no
-	// bound, because interrupting a call needs termination checks compiled
-	// into every loop and function entry of the module, which makes Go's
-	// WebAssembly code run about 5x slower under wazero (measured: an
-	// export that encodes a small JSON object, 21 µs without, 105 µs with).
-	// recmem's exports are bounded by their input limits (docs/limits.md);
-	// set a timeout where inputs are not trusted to stay small.
+	// runs out of time fails and closes its instance, wherever it is. The
+	// default, 0, sets no such bound, because interrupting a call anywhere
+	// needs termination checks compiled into every loop and function entry
+	// of the module, which makes Go's WebAssembly code run 4 to 10 times
+	// slower under wazero (measured: an export that encodes a small JSON
+	// object, 21 µs without, 105 µs with; importing the binary state of
+	// 2,000 LoCoMo turns, 32 ms without, 158 ms with).
+	//
+	// Without it, a call whose context has a deadline (CallContext) is still
+	// cut off past that deadline at the module's next clock reading: Go's
+	// runtime reads the clock at every garbage collection, every few
+	// milliseconds of an allocating call (measured: every 3 to 7 ms while
+	// importing a state), so a long import or call is stopped soon after
+	// its deadline and its instance discarded, at no cost to calls that
+	// finish in time. A call that reads no clock runs to its end, fails
+	// then, and its instance is discarded too.
 	Timeout time.Duration
 	// LLM answers the module's llm_complete calls (docs/llm.md). Nil means
 	// no LLM: every LLM step gets an error answer and runs its LLM-free
@@ -256,7 +267,41 @@ type Instance struct {
 	// module's runtime may be left in any state by a trap, so the instance
 	// never runs another call: calling into it again can fault the host.
 	trap *TrapError
+	// takenAt and takenMem are when a pool handed the instance out, and its
+	// memory then (Pool.Usage).
+	takenAt  time.Time
+	takenMem int
+	// deadline is the wall-clock deadline of the call in progress, in unix
+	// nanoseconds (0: none): the module's clock readings past it stop the
+	// call (clock).
+	deadline atomic.Int64
 }
+
+// errPastDeadline stops a call that reads the clock past its deadline.
+var errPastDeadline = errors.New("the call passed its deadline")
+
+// clock is the module's monotonic clock, which also stops the call in
+// progress once its deadline has passed: the panic unwinds through wazero,
+// which returns it as the call's error. Cost: a time.Now per reading.
+func (i *Instance) clock() int64 {
+	now := time.Now()
+	if d := i.deadline.Load(); d != 0 && now.UnixNano() > d {
+		panic(errPastDeadline)
+	}
+	return now.Sub(clockEpoch).Nanoseconds()
+}
+
+// wallClock is the module's wall clock, with clock's deadline.
+func (i *Instance) wallClock() (int64, int32) {
+	now := time.Now()
+	if d := i.deadline.Load(); d != 0 && now.UnixNano() > d {
+		panic(errPastDeadline)
+	}
+	return now.Unix(), int32(now.Nanosecond())
+}
+
+// clockEpoch is the origin of the instances' monotonic clock.
+var clockEpoch = time.Now()
 
 // TrapError is a call that did not return normally: the module trapped (out
 // of memory, a runtime fault), a host function it called failed, or the
@@ -282,7 +327,8 @@ var ErrInstanceTrapped = errors.New("host: the instance trapped in an earlier ca
 // pay for them.
 func (r *Runtime) NewInstance(ctx context.Context) (*Instance, error) {
 	in := &Instance{r: r, k: newKernel(r.config, kernelLimit), fns: map[string]api.Function{}, stack: make([]uint64, 1)}
-	cfg := wazero.NewModuleConfig().WithName("").WithSysWalltime().WithSysNanotime().WithStartFunctions("_initialize")
+	cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").
+		WithWalltime(in.wallClock, sys.ClockResolution(time.Microsecond)).WithNanotime(in.clock, 1)
 	ictx := experimental.WithMemoryAllocator(context.WithValue(ctx, kernelKey{}, in.k), memoryAllocator())
 	mod, err := r.rt.InstantiateModule(ictx, r.compiled, cfg)
 	if err != nil {
@@ -333,6 +379,24 @@ func (i *Instance) CallContext(ctx context.Context, export string, input []byte)
 		ctx, cancel = context.WithTimeout(ctx, i.r.timeout)
 		defer cancel()
 	}
+	if d, ok := ctx.Deadline(); ok {
+		i.deadline.Store(d.UnixNano())
+		defer i.deadline.Store(0)
+		out, err := i.callDirect(ctx, f, input)
+		if err == nil && ctx.Err() != nil {
+			// It ended past its deadline without reading the clock: the
+			// caller is told it ran out of time, and the instance serves no
+			// one again, as if it had been cut off.
+			err = i.callError(ctx, errPastDeadline)
+		}
+		return out, err
+	}
+	return i.callDirect(ctx, f, input)
+}
+
+// callDirect runs an export through recmem's direct input and output, or
+// the standard Extism ABI when the module lacks them.
+func (i *Instance) callDirect(ctx context.Context, f api.Function, input []byte) ([]byte, error) {
 	if i.in == nil {
 		return i.callExtism(ctx, f, input)
 	}
@@ -389,8 +453,8 @@ func (i *Instance) callExtism(ctx context.Context, f api.Function, input []byte)
 
 // callError records a trap or a timeout: the instance runs nothing more.
 func (i *Instance) callError(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		err = fmt.Errorf("call stopped after %v (the instance is closed): %w", i.r.timeout, err)
+	if ctx.Err() != nil || errors.Is(err, errPastDeadline) {
+		err = fmt.Errorf("call stopped past its deadline (the instance is discarded): %w", errors.Join(err, context.DeadlineExceeded))
 	}
 	i.trap = &TrapError{Export: i.calling, Cause: err}
 	return i.trap

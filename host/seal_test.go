@@ -30,7 +30,7 @@ func forge(t *testing.T, doc []byte) []byte {
 		t.Fatal("no chunk to flip")
 	}
 	sum := sha256.Sum256(flipped)
-	return bytes.Replace(flipped, []byte(`"version":3`), []byte(`"version":3,"checksum":"sha256:`+hex.EncodeToString(sum[:])+`"`), 1)
+	return bytes.Replace(flipped, []byte(`"version":4`), []byte(`"version":4,"checksum":"sha256:`+hex.EncodeToString(sum[:])+`"`), 1)
 }
 
 // likedState is a memory with one "likes" chunk, exported by the native path

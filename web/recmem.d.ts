@@ -390,7 +390,7 @@ export interface ExportStateInput {
    */
   base?: string;
   /**
-   * CompactAfter (1 to 1000, default 16) and CompactRatio (above 0, at
+   * CompactAfter (1 to 16, default 16) and CompactRatio (above 0, at
    * most 100, default 0.5): with Base, the whole state is written instead
    * of a segment when the state would pass CompactAfter segments, or its
    * segments CompactRatio times the size of its base.
@@ -790,7 +790,9 @@ export interface Signal {
   /**
    * ClientID names this action for idempotency: send the same id again
    * when retrying; a signal whose id the memory has seen (the newest 256)
-   * is acknowledged under "repeated" and not recorded again.
+   * with the same content is acknowledged under "repeated" and not
+   * recorded again, and one with other content is refused (an id names
+   * one signal, as an idempotency key names one request).
    */
   client_id?: string;
 }
@@ -810,10 +812,12 @@ export interface State {
   counters: Counters;
   /**
    * ClientIDs are the client ids of the newest signals that carried one,
-   * oldest first, at most MaxClientIDs: a signal whose client id is listed
-   * has been recorded, and is acknowledged without being recorded again.
+   * oldest first, at most MaxClientIDs, each with the fingerprint of its
+   * signal: a signal whose client id is listed with the same fingerprint
+   * has been recorded, and is acknowledged without being recorded again; a
+   * different signal under a listed id is refused.
    */
-  client_ids?: string[];
+  client_ids?: (string | { id: string; signal: string })[];
 }
 
 /** Summary is a short account of a state's size. */
@@ -908,6 +912,8 @@ export class RecmemError extends Error {
   readonly export: string;
   /** the call did not return normally; the instance runs nothing more (open a new one) */
   readonly trapped: boolean;
+  /** the call was cut off at its deadline (Recmem.deadline); trapped too */
+  readonly timedOut: boolean;
 }
 
 /** words any thrown value: an Error's message, a bare string as it is, anything else as JSON */
@@ -920,8 +926,14 @@ export class StateError extends Error {
 }
 /** a state document for the stateless HTTP API (docs/http.md): gzip, then base64, as the Go host packs it */
 export function packState(doc: string | Uint8Array): Promise<string>;
-/** the document's bytes of a packed state; throws a StateError (maxBytes defaults to 8 MiB) */
-export function unpackState(packed: string, opts?: { maxBytes?: number }): Promise<Uint8Array>;
+/** what a packed state may always unpack to, whatever its packed size: 512 KiB */
+export const EXPANSION_FLOOR: number;
+/**
+ * the document's bytes of a packed state; throws a StateError (maxBytes defaults to 8 MiB; with
+ * maxExpansion, a state of more than that many bytes a byte of its gzip, or EXPANSION_FLOOR, is refused,
+ * as recmem serve --max-expansion refuses it)
+ */
+export function unpackState(packed: string, opts?: { maxBytes?: number; maxExpansion?: number }): Promise<Uint8Array>;
 /**
  * a state's tag: "sha256:" and the hex SHA-256 of its bytes (a JSON document's UTF-8 bytes, or a bare
  * binary state), as the Go host tags it; with sealKey, the seal "hmac-sha256:..." of those bytes, as
@@ -961,6 +973,13 @@ export interface PoolOptions extends Omit<OpenOptions, 'state'> {
   recycleBytes?: number;
   /** how long acquire waits for an instance while all are taken, in ms (default 10,000; Infinity: no bound) */
   waitMs?: number;
+  /**
+   * how long one acquire may hold an instance, its import and calls, in ms (default 10,000; Infinity: no
+   * bound): a call past it is cut off (RecmemError timedOut) and the instance discarded
+   */
+  holdMs?: number;
+  /** tags are the seals of the states under this key (at least 32 bytes), as a server with a seal key tags them */
+  tagKey?: string | Uint8Array;
 }
 
 /** RecmemPool.acquire found no free instance within waitMs; nothing was taken */
@@ -971,24 +990,29 @@ export class PoolTimeoutError extends Error {
 
 /**
  * A few instances kept warm by the tag of the state each holds: acquiring a state whose tag matches a
- * warm instance skips the import. A cache, never the authority: a mismatch always imports, and a tag
- * covers the whole state.
+ * warm instance skips the import. A cache, never the authority: the pool computes every tag from the
+ * bytes, a mismatch always imports, and an instance stays warm only under bytes whose import gives its
+ * state exactly.
  */
 export class RecmemPool {
   static open(opts: PoolOptions): Promise<RecmemPool>;
+  /** the tag the pool keys a state by: its SHA-256, or with tagKey its seal */
+  tag(state: string | Uint8Array): Promise<string>;
   /**
-   * an instance holding state (null: an empty memory); tag, when given, is the state's tag the caller
-   * has checked (default: the SHA-256 of the bare state). The instance's warm is true on a hit.
+   * an instance holding state (null: an empty memory); tag, when given, must be the state's tag as the
+   * pool computes it (else a RecmemError, and nothing is taken). The instance's warm is true on a hit;
+   * it is held until deadline (a Date.now() time, default holdMs from now).
    */
-  acquire(state?: string | Uint8Array | object | null, opts?: { tag?: string; waitMs?: number }): Promise<Recmem>;
+  acquire(state?: string | Uint8Array | object | null, opts?: { tag?: string; waitMs?: number; deadline?: number }): Promise<Recmem>;
   /**
    * the idle instance warm under tag whose state was kept at release, with that state; null when none
    * holds it (it neither waits nor imports)
    */
-  takeWarm(tag: string): { rm: Recmem; state: string | Uint8Array } | null;
+  takeWarm(tag: string, opts?: { deadline?: number }): { rm: Recmem; state: string | Uint8Array } | null;
   /**
-   * takes the instance back, warm under tag (default: its heldTag()), keeping state (the state the
-   * instance holds, as its caller holds it) for takeWarm; a trapped one is closed
+   * takes the instance back, warm under the tag of its heldState() (tag, when given, must be that tag;
+   * null: cold), keeping state (the same state, as its caller holds it) for takeWarm; a trapped one is
+   * closed
    */
   release(rm: Recmem, opts?: { tag?: string | null; state?: string | Uint8Array | null }): Promise<void>;
   stats(): { hits: number; misses: number; open: number; warm: number };
@@ -1038,10 +1062,17 @@ export class Recmem {
   exportState(opts: BinaryExportOptions): Promise<Uint8Array>;
   /** the JSON document, as text (sealed when the instance has a sealKey) */
   exportState(opts?: { format?: 'json' }): Promise<string>;
-  /** importState of a state whose seal the caller has checked: JSON text or binary bytes */
-  importOpened(state: string | Uint8Array): Promise<ImportStateOutput>;
+  /**
+   * importState of a state whose seal the caller has checked: JSON text or binary bytes; trusted, when
+   * the caller knows a binary state is one this module wrote (a seal, or a server's tag, checked)
+   */
+  importOpened(state: string | Uint8Array, opts?: { trusted?: boolean }): Promise<ImportStateOutput>;
   /** the tag of the state the instance last imported or exported, null if a call may have changed it since */
   heldTag(): Promise<string | null>;
+  /** the state whose import gives exactly this instance's state, as its caller holds it, or null */
+  heldState(): string | Uint8Array | null;
+  /** a Date.now() time past which a call is cut off and the instance discarded (Infinity: none) */
+  deadline: number;
   /** set by RecmemPool.acquire: the instance already held the state, nothing was imported */
   warm: boolean;
   /** the instance's linear memory in bytes (it never shrinks) */

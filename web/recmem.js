@@ -47,12 +47,17 @@ export const READ_ONLY = new Set(EXPORTS.filter((x) => !x.mutates).map((x) => x.
 // normally (the module ran out of memory, a host function threw, the runtime
 // faulted): the instance then refuses every later call, and a new one must be
 // opened (nothing the failed call did can be exported).
+//
+// timedOut is true for a call cut off at its deadline (Recmem's deadline,
+// set by RecmemPool from its holdMs): trapped too, the instance is
+// discarded.
 export class RecmemError extends Error {
-  constructor(exportName, message, { trapped = false } = {}) {
+  constructor(exportName, message, { trapped = false, timedOut = false } = {}) {
     super(message);
     this.name = 'RecmemError';
     this.export = exportName;
     this.trapped = trapped;
+    this.timedOut = timedOut;
   }
 }
 
@@ -96,6 +101,14 @@ export class Recmem {
     this.queue = Promise.resolve();
     this.trap = null; // the RecmemError of the call that trapped, if any
     this.warm = false; // set by RecmemPool.acquire: the instance already held the state
+    // deadline (a Date.now() time; Infinity: none) cuts off a call running
+    // past it: the module's next clock reading throws, and the instance is
+    // discarded (RecmemError with trapped and timedOut). Go's runtime reads
+    // the clock at every garbage collection, every few milliseconds of an
+    // import (workerd included). In a runtime whose clock stands still
+    // between I/O (Cloudflare's hosted Workers), a call is stopped only by
+    // the limits decided before it (docs/limits.md).
+    this.deadline = Infinity;
   }
 
   // #held is the bare state (JSON text or binary bytes) the instance holds
@@ -103,8 +116,18 @@ export class Recmem {
   // exported whole, or that state with the segments it exported since; null
   // after a call that may have changed the memory. Only what the instance
   // itself read or wrote is recorded, so a tag of #held names its memory.
+  // #derived: #held was written whole from a foreign state (#foreign: a
+  // binary state whose analysis the module took as written, not opened by a
+  // seal) and is not its exact form: its JSON form (which analyses the text
+  // afresh), or a base written after units were removed from it (#removed:
+  // by a segment it imported, deleteUnits or purge), which drops the words
+  // no unit names any more. It would import into another state than the
+  // instance's, so it keys no warm instance.
   #held = null;
   #heldTag = null;
+  #derived = false;
+  #foreign = false;
+  #removed = false;
   // #base is the binary state the instance last imported or exported, with
   // the segments it exported since, kept across calls that change the
   // memory: a delta against it extends it.
@@ -154,6 +177,7 @@ export class Recmem {
     // new this: a subclass's open (super.open) gets an instance of itself.
     const rm = new this(plugin);
     rm.poll = poll;
+    poll.deadline = () => rm.deadline;
     rm.seal = seal;
     if (state !== undefined && state !== null) await rm.importState(state);
     if (catalog !== undefined && catalog !== null) await rm.loadCatalog(catalog);
@@ -167,9 +191,22 @@ export class Recmem {
     const run = async () => {
       const text = input === undefined || input === null ? '' : typeof input === 'string' ? input : input instanceof Uint8Array ? exactBytes(input) : JSON.stringify(input);
       // A call that may change the memory leaves it in no state the caller
-      // holds, until the next export says which.
+      // holds, until the next export says which; one the module refuses
+      // leaves it as it was.
+      const held = this.#held;
       if (!READ_ONLY.has(name)) this.#held = null;
-      const out = await this.#invoke(name, text);
+      if (name === 'import_state' && isBinaryState(input)) {
+        this.#foreign = true;
+        this.#removed ||= hasSegments(input);
+      }
+      let out;
+      try {
+        out = await this.#invoke(name, text);
+      } catch (err) {
+        if (err instanceof RecmemError && !err.trapped) this.#held = held;
+        throw err;
+      }
+      if (name === 'delete_units' || name === 'purge') this.#removed = this.#foreign;
       const result = out ? out.text() : '';
       if (asText) return result;
       return result === '' ? null : JSON.parse(result);
@@ -187,14 +224,28 @@ export class Recmem {
       throw new RecmemError(name, `the module instance failed in an earlier call (${this.trap.export}: ${this.trap.message}); open a new one`, { trapped: true });
     }
     if (this.poll) this.poll.waits = 0;
+    if (Date.now() > this.deadline) throw this.#cut(name);
+    let out;
     try {
-      return await this.plugin.call(name, text);
+      out = await this.plugin.call(name, text);
     } catch (err) {
       const msg = messageOf(err);
       if (err instanceof Error && MODULE_ERROR.test(msg)) throw new RecmemError(name, msg.replace(MODULE_ERROR, ''));
+      if (err instanceof DeadlineError || Date.now() > this.deadline) throw this.#cut(name);
       this.trap = new RecmemError(name, `the module failed while running ${name}: ${msg}`, { trapped: true });
       throw this.trap;
     }
+    // A call that ended past the deadline without reading the clock: its
+    // answer is not given, and the instance serves no one again, as if it
+    // had been cut off.
+    if (Date.now() > this.deadline) throw this.#cut(name);
+    return out;
+  }
+
+  // #cut marks the instance trapped by its deadline and returns the error.
+  #cut(name) {
+    this.trap = new RecmemError(name, `${name}: cut off at its deadline; the instance was discarded, and nothing it did can be exported`, { trapped: true, timedOut: true });
+    return this.trap;
   }
 
   // One method per export (generated from pkg/engine/exports.go by
@@ -253,14 +304,16 @@ export class Recmem {
     const run = async () => {
       if (format === 'json') {
         const doc = (await this.#invoke('export_state', '')).text();
-        this.#hold(doc);
+        this.#hold(doc, this.#foreign);
         return this.seal ? this.seal.seal(doc) : doc;
       }
       const input = JSON.stringify({ format, base: sum, compact_after: compactAfter, compact_ratio: compactRatio });
       const out = await this.#invoke('export_state', input);
       const piece = out ? new Uint8Array(out.bytes()) : new Uint8Array(0);
-      if (piece.length > 0 && isBase(piece)) this.#hold(piece);
-      else if (this.#base !== null && stateChecksum(this.#base) === sum) this.#hold(appendState(this.#base, piece));
+      // A segment appended to the bytes held (or nothing) keeps them exact
+      // when they were; a whole state is derived from a foreign one.
+      if (piece.length > 0 && isBase(piece)) this.#hold(piece, this.#foreign && this.#removed);
+      else if (this.#base !== null && stateChecksum(this.#base) === sum) this.#hold(appendState(this.#base, piece), this.#derivedBase);
       else this.#hold(null);
       return this.seal && piece.length > 0 ? this.seal.sealPieces(piece) : piece;
     };
@@ -281,17 +334,30 @@ export class Recmem {
     } catch (err) {
       throw new RecmemError('import_state', messageOf(err));
     }
-    return this.importOpened(bare);
+    return this.importOpened(bare, { trusted: this.seal !== null });
   }
 
   // importOpened is importState of a state already opened (its seal checked
-  // by the caller, as openState does): JSON text or binary bytes.
-  importOpened(bare) {
+  // by the caller, as openState does): JSON text or binary bytes. trusted
+  // says the caller knows the bytes are a state this module wrote (a seal,
+  // or a tag only its server computes, checked): a binary state that is not
+  // trusted is foreign, its analysis taken as written, and a whole state
+  // written from it keys no warm instance (issue 22).
+  importOpened(bare, { trusted = false } = {}) {
     const run = async () => {
-      this.#hold(null);
-      const out = await this.#invoke('import_state', typeof bare === 'string' ? bare : exactBytes(bare));
+      const held = this.#held;
+      this.#held = null;
+      let out;
+      try {
+        out = await this.#invoke('import_state', typeof bare === 'string' ? bare : exactBytes(bare));
+      } catch (err) {
+        if (err instanceof RecmemError && !err.trapped) this.#held = held; // refused: as it was
+        throw err;
+      }
       this.#base = null;
-      this.#hold(bare);
+      this.#foreign = !trusted && isBinaryState(bare);
+      this.#removed = this.#foreign && hasSegments(bare);
+      this.#hold(bare, false);
       const text = out ? out.text() : '';
       return text === '' ? null : JSON.parse(text);
     };
@@ -302,19 +368,30 @@ export class Recmem {
 
   // heldTag is the tag (stateTag) of the state the instance holds as its
   // caller holds it, the state it last imported or exported; null when a
-  // call since may have changed the memory. RecmemPool keeps instances warm
-  // under it.
+  // call since may have changed the memory, or when those bytes were
+  // written whole from a foreign state (they would import into another
+  // state). RecmemPool keeps instances warm under the tag of heldState.
   async heldTag() {
-    if (this.#held === null) return null;
-    this.#heldTag ??= await stateTag(this.#held);
+    const held = this.heldState();
+    if (held === null) return null;
+    this.#heldTag ??= await stateTag(held);
     return this.#heldTag;
   }
 
-  #hold(state) {
+  // heldState is the state (JSON text or binary bytes) whose import gives
+  // exactly this instance's state, as its caller holds it, or null.
+  heldState() { return this.#derived ? null : this.#held; }
+
+  // #hold records the state the caller holds after an import or export:
+  // derived when it was written whole from a foreign state.
+  #hold(state, derived = false) {
     this.#held = state;
     this.#heldTag = null;
-    if (state instanceof Uint8Array) this.#base = state;
+    this.#derived = state !== null && derived;
+    if (state instanceof Uint8Array) [this.#base, this.#derivedBase] = [state, this.#derived];
   }
+
+  #derivedBase = false;
 
   // memoryBytes is the size of the instance's linear memory. It never
   // shrinks: a host that reuses instances closes one that has grown past
@@ -327,12 +404,13 @@ export class Recmem {
 // takes back keeps the state it holds, keyed by that state's tag, and a
 // later acquire of a state with the same tag gets that instance without
 // importing anything. It is a cache, never the authority: the state the
-// caller brings is the truth, a tag that matches no warm instance always
-// imports, and a tag covers the whole state (its SHA-256, or its seal), so
-// that two callers meet on one instance only when they hold the same bytes.
-// The least recently used warm instance is the one reused for another
-// state. Instances serve one caller at a time; acquire waits while all are
-// taken.
+// caller brings is the truth, the pool computes every tag itself from the
+// bytes (their SHA-256, or their HMAC under tagKey) and never takes one
+// from its caller unchecked, and an instance is kept warm only under bytes
+// whose import gives exactly its state, so that two callers meet on one
+// instance only when they bring the same bytes. The least recently used
+// warm instance is the one reused for another state. Instances serve one
+// caller at a time; acquire waits while all are taken.
 export class RecmemPool {
   // open makes a pool of at most size instances (default 2), opened as
   // needed with Recmem.open's options (module, llm, llmSteps, catalog,
@@ -340,13 +418,25 @@ export class RecmemPool {
   // (default 64 MiB) is closed when taken back (its memory never shrinks),
   // and so is one that trapped. waitMs bounds how long acquire waits for an
   // instance while all size are taken (default 10,000 ms, as recmem serve's
-  // request timeout; Infinity waits for ever).
-  static async open({ size = 2, recycleBytes = 64 << 20, waitMs = 10000, ...options } = {}) {
+  // request timeout; Infinity waits for ever). holdMs bounds how long one
+  // acquire may hold an instance, its import and its calls (default 10,000
+  // ms; Infinity: no bound): a call past it is cut off (Recmem.deadline)
+  // and the instance discarded. tagKey (a string or bytes, at least 32),
+  // when set, makes the tags HMACs under it, as a server with a seal key
+  // tags its states (`recmem serve --seal-key-file`, the Worker's
+  // RECMEM_SEAL_KEY); a state acquired with such a tag, checked, is one the
+  // server sealed, so its analysis is trusted.
+  static async open({ size = 2, recycleBytes = 64 << 20, waitMs = 10000, holdMs = 10000, tagKey, ...options } = {}) {
     if (!options.module) throw new TypeError('RecmemPool.open: module is required');
     if (!Number.isInteger(size) || size < 1) throw new TypeError(`RecmemPool.open: size must be a whole number of at least 1, not ${size}`);
     checkWait('RecmemPool.open', waitMs);
+    checkWait('RecmemPool.open', holdMs, 'holdMs');
     const seal = options.sealKey === undefined || options.sealKey === null ? null : await Seal.withKey(options.sealKey);
-    return new RecmemPool(options, size, recycleBytes, seal, waitMs);
+    const tagger = tagKey === undefined || tagKey === null ? null : await Seal.withKey(tagKey);
+    const pool = new RecmemPool(options, size, recycleBytes, seal, waitMs);
+    pool.holdMs = holdMs;
+    pool.tagger = tagger;
+    return pool;
   }
 
   constructor(options, size, recycleBytes, seal, waitMs = 10000) {
@@ -355,37 +445,65 @@ export class RecmemPool {
     this.recycleBytes = recycleBytes;
     this.seal = seal;
     this.waitMs = waitMs;
+    this.holdMs = 10000;
+    this.tagger = null; // a Seal: tags are HMACs under its key
     this.idle = []; // {rm, tag, clean, state}, the least recently used first
     this.open = 0; // instances opened and not closed, idle or taken
     this.waiters = [];
     this.hits = 0;
     this.misses = 0;
+    this.tags = new WeakMap(); // the tags of states (bytes) this pool computed
+  }
+
+  // tag is the tag the pool keys a state by (text or bytes): "sha256:" and
+  // its hex SHA-256, or with tagKey its seal, "hmac-sha256:..." (as
+  // stateTag gives them). Linear in the state; the tag of the same bytes
+  // (the same Uint8Array) is computed once.
+  async tag(state) {
+    const cached = typeof state === 'object' && state !== null ? this.tags.get(state) : undefined;
+    if (cached !== undefined) return cached;
+    const bytes = typeof state === 'string' ? new TextEncoder().encode(state) : state;
+    const tag = this.tagger ? await this.tagger.sum(bytes) : await stateTag(bytes);
+    if (typeof state === 'object') this.tags.set(state, tag);
+    return tag;
   }
 
   // acquire returns an instance holding state (a state importState takes,
   // sealed when the pool has a sealKey), or an empty memory for null. Its
-  // warm property tells whether the import was skipped. tag is the state's
-  // tag when the caller has already computed and checked it (a server
-  // checks the request's tag against the state; with a seal key the tag is
-  // then the seal of the bare state, as stateTag gives it); by default it is
-  // the SHA-256 of the bare state. A state the module refuses throws the
-  // RecmemError, and no instance is taken. While all size instances are
-  // taken, acquire waits for a release, at most waitMs (default the pool's,
-  // 10,000 ms), then throws a PoolTimeoutError and takes nothing. Cost: a
-  // warm hit hashes the state (nothing with tag given); a miss imports it.
-  async acquire(state = null, { tag, waitMs = this.waitMs } = {}) {
+  // warm property tells whether the import was skipped. The pool computes
+  // the state's tag (RecmemPool.tag); tag, when given, is the tag the
+  // caller was given with the state (a server's request), and must be that
+  // tag, else a RecmemError ("tag: does not match the state ...") and
+  // nothing is taken. A state the module refuses throws the RecmemError,
+  // and no instance is taken. While all size instances are taken, acquire
+  // waits for a release, at most waitMs (default the pool's, 10,000 ms),
+  // then throws a PoolTimeoutError and takes nothing. The instance is held
+  // until deadline (a Date.now() time, default holdMs from now): an import
+  // or call past it is cut off. Cost: the state is hashed; a miss imports it.
+  async acquire(state = null, { tag, waitMs = this.waitMs, deadline } = {}) {
     checkWait('RecmemPool.acquire', waitMs);
     let bare = null;
+    let trusted = this.seal !== null;
     if (state !== null && state !== undefined) {
       try {
         bare = await openState(this.seal, state);
       } catch (err) {
         throw new RecmemError('import_state', messageOf(err));
       }
-      tag ??= await stateTag(bare);
+      const own = await this.tag(bare);
+      if (tag !== undefined && tag !== null && tag !== own) {
+        throw new RecmemError('import_state', 'tag: does not match the state (damaged, or not the state this tag was issued with)');
+      }
+      // A seal only this pool's key computes, checked: the state is one a
+      // server with that key wrote.
+      trusted ||= this.tagger !== null && tag === own;
+      tag = own;
     } else {
       tag = null;
     }
+    // The hold starts when the instance is handed out (a new one is made
+    // first, outside it).
+    const until = () => deadline ?? Date.now() + this.holdMs;
     let entry = null;
     if (tag !== null) {
       const i = this.idle.findIndex((e) => e.tag === tag);
@@ -394,15 +512,17 @@ export class RecmemPool {
     if (entry) {
       this.hits++;
       entry.rm.warm = true;
+      entry.rm.deadline = until();
       return entry.rm;
     }
     entry = await this.#take(Date.now() + waitMs, waitMs);
     const { rm } = entry;
     rm.warm = false;
+    rm.deadline = until();
     try {
       if (bare !== null) {
         this.misses++;
-        await rm.importOpened(bare);
+        await rm.importOpened(bare, { trusted });
       } else if (!entry.clean) {
         await rm.reset();
       }
@@ -418,30 +538,40 @@ export class RecmemPool {
   // idle instance holds that state with its bytes (evicted, never held, or
   // taken by another caller): it neither waits nor imports. A server that
   // takes requests naming their state by tag (docs/http.md, "base_tag")
-  // answers from it. Give the instance back with release. Cost: a look-up.
-  takeWarm(tag) {
+  // answers from it. The instance is held until deadline (default holdMs
+  // from now). Give the instance back with release. Cost: a look-up.
+  takeWarm(tag, { deadline } = {}) {
     const i = this.idle.findIndex((e) => e.tag === tag && e.state !== null);
     if (typeof tag !== 'string' || tag === '' || i < 0) return null;
     const [entry] = this.idle.splice(i, 1);
     this.hits++;
     entry.rm.warm = true;
+    entry.rm.deadline = deadline ?? Date.now() + this.holdMs;
     return { rm: entry.rm, state: entry.state };
   }
 
-  // release takes an instance back. It stays warm under tag, by default the
-  // tag of the state it last imported or exported (Recmem.heldTag); with no
-  // tag (a call since changed the memory, and no export said how) its
-  // memory is reset before another caller gets it. state, optional, is the
-  // state the instance holds as the caller holds it (the bytes, or a JSON
-  // document's text), kept with the warm instance for takeWarm: it costs
-  // the state's size per warm instance.
+  // release takes an instance back. It stays warm under the pool's tag of
+  // the state whose import gives exactly its state (Recmem.heldState: the
+  // state it last imported, with the segments it exported since, or a
+  // state the module wrote from text or trusted input); with none (a call
+  // changed the memory and no export said how, or the bytes held were
+  // written whole from a foreign state), or with tag null, its memory is
+  // reset before another caller gets it. tag, when given, is the tag the
+  // caller expects, checked like acquire's: another one releases the
+  // instance cold. state, optional, is that state as the caller holds it
+  // (the same bytes, or a JSON document's text), kept with the warm
+  // instance for takeWarm: it costs the state's size per warm instance.
   async release(rm, { tag, state = null } = {}) {
+    rm.deadline = Infinity;
     if (rm.trap || rm.memoryBytes() > this.recycleBytes) {
       this.open--;
       await rm.close().catch(() => {});
     } else {
-      if (tag === undefined) tag = await rm.heldTag();
-      this.idle.push({ rm, tag, clean: false, state: tag === null ? null : state });
+      const held = rm.heldState();
+      let own = held === null || tag === null ? null : await this.tag(held);
+      if (tag !== undefined && tag !== own) own = null;
+      if (state !== null && !sameState(state, held)) state = null;
+      this.idle.push({ rm, tag: own, clean: false, state: own === null ? null : state });
     }
     const next = this.waiters.shift();
     if (next) next();
@@ -502,10 +632,19 @@ export class PoolTimeoutError extends Error {
   }
 }
 
-function checkWait(where, waitMs) {
-  if (typeof waitMs !== 'number' || Number.isNaN(waitMs) || waitMs < 0) {
-    throw new TypeError(`${where}: waitMs must be a number of milliseconds, 0 or more (Infinity: no bound), not ${waitMs}`);
+function checkWait(where, ms, name = 'waitMs') {
+  if (typeof ms !== 'number' || Number.isNaN(ms) || ms < 0) {
+    throw new TypeError(`${where}: ${name} must be a number of milliseconds, 0 or more (Infinity: no bound), not ${ms}`);
   }
+}
+
+// sameState reports whether a and b are the same state: the same text, or
+// the same bytes. Linear in the state.
+function sameState(a, b) {
+  if (a === b) return true;
+  if (!(a instanceof Uint8Array) || !(b instanceof Uint8Array) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 // The stateless HTTP API's wire form of a state document (docs/http.md),
@@ -533,10 +672,18 @@ export async function packState(doc) {
   return toBase64(new Uint8Array(gz));
 }
 
+// EXPANSION_FLOOR is what a packed state may always unpack to, whatever its
+// packed size (unpackState's maxExpansion): 256 KiB, as recmem serve.
+export const EXPANSION_FLOOR = 256 << 10;
+
 // unpackState reverses packState and returns the document's bytes, refusing
 // a document of more than maxBytes uncompressed (default 8 MiB) before
-// reading it whole. Linear in the document.
-export async function unpackState(packed, { maxBytes = 8 << 20 } = {}) {
+// reading it whole, and with maxExpansion (bytes a byte of its gzip) one
+// that unpacks to more than maxExpansion times its packed size, or
+// EXPANSION_FLOOR, whichever is more: a server's work then grows with the
+// bytes a request sends (recmem serve --max-expansion, docs/http.md).
+// Linear in the document.
+export async function unpackState(packed, { maxBytes = 8 << 20, maxExpansion } = {}) {
   if (typeof packed !== 'string') throw new StateError(`state: a string of base64 is required, not ${packed === null ? 'null' : typeof packed}`);
   let raw;
   try {
@@ -545,6 +692,7 @@ export async function unpackState(packed, { maxBytes = 8 << 20 } = {}) {
     throw new StateError(`state: not base64: ${messageOf(err)}`);
   }
   if (raw.length < 18 || raw[0] !== 0x1f || raw[1] !== 0x8b) throw new StateError('state: not gzip: no gzip header');
+  const limit = maxExpansion === undefined || maxExpansion < 0 ? maxBytes : Math.min(maxBytes, Math.max(EXPANSION_FLOOR, maxExpansion * raw.length));
   const reader = new Blob([raw]).stream().pipeThrough(new DecompressionStream('gzip')).getReader();
   const parts = [];
   let n = 0;
@@ -556,6 +704,10 @@ export async function unpackState(packed, { maxBytes = 8 << 20 } = {}) {
       if (n > maxBytes) {
         await reader.cancel().catch(() => {});
         throw new StateError(`state: too large to serve: the state document is more than ${maxBytes} bytes uncompressed, the most this host imports into one instance; nothing was imported`, { tooLarge: true });
+      }
+      if (n > limit) {
+        await reader.cancel().catch(() => {});
+        throw new StateError(`state: too large to serve: it unpacks to more than ${sizeWords(limit)} from ${sizeWords(raw.length)} of gzip, and this server unpacks at most ${maxExpansion} bytes a byte, or ${sizeWords(EXPANSION_FLOOR)}; nothing was imported`, { tooLarge: true });
       }
       parts.push(value);
     }
@@ -570,6 +722,16 @@ export async function unpackState(packed, { maxBytes = 8 << 20 } = {}) {
     at += p.length;
   }
   return doc;
+}
+
+// sizeWords writes a size as the Go host does (host.sizeWords): "812
+// bytes", "524 kB", "5.4 MB" (decimal units, one decimal below 100).
+function sizeWords(n) {
+  const one = (x) => (x < 100 ? x.toFixed(1) : x.toFixed(0));
+  if (n < 1e3) return `${n} bytes`;
+  if (n < 1e6) return `${one(n / 1e3)} kB`;
+  if (n < 1e9) return `${one(n / 1e6)} MB`;
+  return `${one(n / 1e9)} GB`;
 }
 
 // stateTag is a state's tag: "sha256:" and the hex SHA-256 of its bytes
@@ -626,6 +788,16 @@ function isSealLine(b, at = 0) {
 export function isBinaryState(state) {
   if (!(state instanceof Uint8Array)) return false;
   return isBare(state) || (isSealLine(state) && state[SEAL_LINE - 1] === 0x0a && isBare(state, SEAL_LINE));
+}
+
+// hasSegments reports whether a bare binary state has a segment after its
+// base.
+function hasSegments(state) {
+  try {
+    return isBare(state) && pieceLen(state, 0) < state.length;
+  } catch {
+    return false;
+  }
 }
 
 // isBase reports whether a piece (bare or sealed) is a base, a whole state.
@@ -821,18 +993,51 @@ class Seal {
 // instead of spinning (an edge runtime's clock stands still during a
 // request). Layouts are WASI preview 1's: a subscription is 48 bytes, an
 // event 32.
+//
+// It also answers clock_time_get, from performance.now(), and there stops a
+// call running past its instance's deadline (Recmem.deadline): Go's runtime
+// reads the clock at every garbage collection, every few milliseconds of a
+// call that allocates, so the DeadlineError thrown there unwinds the call
+// soon after its deadline.
 class WasiPoll {
   constructor() {
     this.memory = null; // the module's memory, set once instantiated
     this.waits = 0; // polls on a clock not due, in the current call
+    this.deadline = () => Infinity; // the instance's deadline (Recmem.deadline)
   }
 
   static maxWaits = 100000;
 
+  // check throws a DeadlineError once the deadline has passed.
+  check() {
+    if (Date.now() > this.deadline()) throw new DeadlineError();
+  }
+
+  // functions are the WASI functions the instance takes from this
+  // WasiPoll: poll_oneoff, and where clockHook works, clock_time_get and
+  // OWNER (which names this WasiPoll to the hook).
   functions() {
     const ENOTSUP = 58;
+    const EINVAL = 28;
+    const origin = BigInt(Math.round(performance.timeOrigin * 1e6));
+    const clock = {
+      [OWNER]: () => this,
+      // The instance's memory is known before its initialisation reads
+      // the clock (clockHook), so this clock answers from the start.
+      clock_time_get: (_cp, id, _precision, ptr) => {
+        if (id > 3) return EINVAL;
+        this.check();
+        const now = BigInt(Math.round(performance.now() * 1e6));
+        // 0 is the real-time clock; the monotonic and CPU clocks count
+        // from the page's (or process's) start.
+        new DataView(this.memory.buffer).setBigUint64(Number(ptr), id === 0 ? origin + now : now, true);
+        return 0;
+      },
+    };
     return {
+      ...(clockHook() ? clock : {}),
       poll_oneoff: (_cp, inPtr, outPtr, n, neventsPtr) => {
+        this.check();
         const dv = new DataView(this.memory.buffer);
         for (let i = 0; i < n; i++) {
           const sub = inPtr + 48 * i;
@@ -851,6 +1056,50 @@ class WasiPoll {
         return 0;
       },
     };
+  }
+}
+
+// OWNER names, among an instance's WASI imports, the function that returns
+// its WasiPoll (WebAssembly ignores the imports a module does not declare).
+const OWNER = 'recmem_owner';
+
+// clockHook makes WebAssembly.instantiate give the memory of an instance
+// made with a WasiPoll's imports (OWNER) to that WasiPoll as soon as the
+// instance exists, before its initialisation runs, which reads the clock:
+// @extism/extism instantiates and initialises in one call, and the memory
+// is the module's own. Installed once, it passes every instantiation
+// through unchanged. It returns false where WebAssembly.instantiate cannot
+// be replaced: instances then keep the runtime's own clock, and a deadline
+// stops a call only between calls.
+let hooked = null;
+function clockHook() {
+  if (hooked !== null) return hooked;
+  const wa = globalThis.WebAssembly;
+  try {
+    const instantiate = wa.instantiate;
+    const hook = async function instantiateWithClock(source, imports, ...rest) {
+      const owner = imports?.wasi_snapshot_preview1?.[OWNER];
+      if (typeof owner !== 'function') return instantiate.call(this, source, imports, ...rest);
+      // The initialisation runs inside @extism/extism after this resolves;
+      // the memory is set before.
+      const got = await instantiate.call(this, source, imports, ...rest);
+      const instance = got instanceof wa.Instance ? got : got.instance;
+      owner().memory = instance.exports.memory;
+      return got;
+    };
+    wa.instantiate = hook;
+    hooked = wa.instantiate === hook;
+  } catch {
+    hooked = false;
+  }
+  return hooked;
+}
+
+// DeadlineError unwinds a call past its instance's deadline (WasiPoll).
+class DeadlineError extends Error {
+  constructor() {
+    super('the call passed its deadline');
+    this.name = 'DeadlineError';
   }
 }
 

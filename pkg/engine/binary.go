@@ -75,14 +75,18 @@ func Checksum(b []byte) string {
 }
 
 // parsePieces splits a binary state into its pieces, checking every header,
-// checksum and link of the chain: a base first, then segments numbered 1, 2,
-// ... each naming the checksum of the piece before. Cost O(len(b)).
+// checksum and link of the chain: a base first, then at most MaxSegments
+// segments numbered 1, 2, ... each naming the checksum of the piece before.
+// Cost O(len(b)).
 func parsePieces(b []byte) ([]piece, error) {
 	var out []piece
 	for off := 0; off < len(b); {
 		name := "state.binary"
 		if len(out) > 0 {
 			name = fmt.Sprintf("state.binary.segments[%d]", len(out)-1)
+		}
+		if len(out) > MaxSegments {
+			return nil, fmt.Errorf("%s: more than %d segments after the base, the most one import applies (export_state writes the whole state before that: compact_after is at most %d)", name, MaxSegments, MaxSegments)
 		}
 		rest := b[off:]
 		if len(rest) < headerLen+trailerLen {
@@ -105,8 +109,10 @@ func parsePieces(b []byte) ([]piece, error) {
 		if n > uint64(len(rest)-headerLen-trailerLen) {
 			return nil, fmt.Errorf("%s: truncated: the header says %d bytes of body, %d are left", name, n, len(rest)-headerLen-trailerLen)
 		}
-		if v := binary.LittleEndian.Uint32(rest[24:]); v != SchemaVersion {
-			return nil, fmt.Errorf("%s: carries a version %d document, this module reads version %d", name, v, SchemaVersion)
+		// Pieces of version 3 (client ids without their signal) read as
+		// their documents do; every piece written is of SchemaVersion.
+		if v := binary.LittleEndian.Uint32(rest[24:]); v < 3 || v > SchemaVersion {
+			return nil, fmt.Errorf("%s: carries a version %d document, this module reads versions 3 to %d", name, v, SchemaVersion)
 		}
 		p.size = headerLen + int(n) + trailerLen
 		p.sum = binary.LittleEndian.Uint64(rest[headerLen+n:])
@@ -197,12 +203,88 @@ const (
 	DefaultCompactRatio = 0.5
 )
 
+// MaxSegments is the most segments a binary state may carry after its
+// base: import refuses more before reading any, and export_state's
+// compact_after is at most this, so the module never writes a state it
+// would refuse. Each segment costs its import a pass over the units (their
+// ids and sessions), so the segments bound the work as well as the bytes.
+const MaxSegments = 16
+
+// The memory budget of one import of a binary state: what its sections
+// declare (slate.Measure.Bytes, and the memory sections' JSON) may take at
+// most ImportMemoryBase plus ImportMemoryPerByte bytes for every byte of the
+// state, and never more than ImportMemoryMax. The estimate follows what an
+// import grows an instance's memory by (measured through the Go host: 51 MB
+// for the 30,000 LoCoMo turns it puts at 58 MB, 70 MB for 100,000 one-word
+// units it puts at 70 MB), and every state the module writes needs at most
+// about 65 bytes a byte: units of one word with one-letter ids are the
+// densest (TestImportBudget). What passes the budget is a state whose bytes
+// declare more than the module ever writes for them, or so much that one
+// instance could not hold it: refused before anything it declares is
+// allocated, with the state as it was.
+const (
+	ImportMemoryBase    = 4 << 20
+	ImportMemoryPerByte = 80
+	ImportMemoryMax     = 192 << 20
+	// memoryJSONFactor is the memory decoding a memory section's JSON
+	// takes per byte (its values, and encoding/json's reflection).
+	memoryJSONFactor = 8
+)
+
+// importBudget checks what importing the pieces ps of a binary state of n
+// bytes would take, from the sizes its sections declare, against the
+// import's memory budget, before anything is decoded. Cost O(n).
+func importBudget(ps []piece, n int) error {
+	m := slate.NewMeasure()
+	largestMemory := 0
+	for i, p := range ps {
+		name := "state.binary"
+		if i > 0 {
+			name = fmt.Sprintf("state.binary.segments[%d]", i-1)
+		}
+		secs, err := sections(name, p.body)
+		if err != nil {
+			return err
+		}
+		largestMemory = max(largestMemory, len(secs[sectionMemory]))
+		if units, ok := secs[sectionUnits]; ok {
+			if err := m.Add(units, i == 0, binaryLimits); err != nil {
+				return fmt.Errorf("%s.units.%w", name, err)
+			}
+		}
+	}
+	need := m.Bytes() + int64(largestMemory)*memoryJSONFactor
+	budget := min(ImportMemoryBase+ImportMemoryPerByte*int64(n), ImportMemoryMax)
+	if need > budget {
+		return fmt.Errorf("state.binary: importing it would take about %s of memory (%d tokens, %d words, %d units, %d token ids), more than the %s one import may take for a state of %d bytes (%s plus %d bytes a byte, at most %s); nothing was imported",
+			bytesWords(need), m.Tokens, m.Words, m.Added, m.IDs, bytesWords(budget), n, bytesWords(ImportMemoryBase), ImportMemoryPerByte, bytesWords(ImportMemoryMax))
+	}
+	return nil
+}
+
+// bytesWords writes a size in decimal units: "812 bytes", "3.4 MB".
+func bytesWords(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1000_000:
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	case n < 1000_000_000:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+}
+
 // decodeBinary reads a binary state: its base, then its segments applied in
 // order, into a new document (nothing is applied to e), and the lineage
-// the state gives.
+// the state gives. What the state declares is measured against the
+// import's memory budget first (importBudget).
 func decodeBinary(input []byte) (*Document, lineage, error) {
 	ps, err := parsePieces(input)
 	if err != nil {
+		return nil, lineage{}, err
+	}
+	if err := importBudget(ps, len(input)); err != nil {
 		return nil, lineage{}, err
 	}
 	d := &Document{Schema: SchemaName, Version: SchemaVersion}

@@ -261,7 +261,7 @@ func TestExportStateInput(t *testing.T) {
 		`{"base":"xxh64:0000000000000000"}`:                   `export_state: input.base: only for the binary format (give "format": "binary")`,
 		`{"format":"binary","base":"sha256:00"}`:              `export_state: input.base: want xxh64: and 16 hex digits, got "sha256:00"`,
 		`{"format":"binary","base":"xxh64:zz00000000000000"}`: `export_state: input.base: want xxh64: and 16 hex digits, got "xxh64:zz00000000000000"`,
-		`{"format":"binary","compact_after":1001}`:            `export_state: input.compact_after: must be between 1 and 1000, got 1001`,
+		`{"format":"binary","compact_after":17}`:              `export_state: input.compact_after: must be between 1 and 16 (the most segments an import applies), got 17`,
 		`{"format":"binary","compact_ratio":-1}`:              `export_state: input.compact_ratio: must be above 0 and at most 100, got -1`,
 		`{"format":"binary","mood":1}`:                        `export_state: input: unknown field "mood"`,
 	} {
@@ -281,8 +281,15 @@ const binarySeedDir = testdataDir + "/fuzz/binary"
 // TestBinarySeeds holds the seed files to binarySeeds (-update rewrites
 // them): the binary form's seeds follow its format.
 func TestBinarySeeds(t *testing.T) {
+	files := map[string][]byte{}
 	for i, b := range binarySeeds(t) {
-		p := filepath.Join(binarySeedDir, fmt.Sprintf("state%d.bin", i))
+		files[fmt.Sprintf("state%d.bin", i)] = b
+	}
+	for name, b := range hostileSeeds(t) {
+		files["hostile-"+name+".bin"] = b
+	}
+	for name, b := range files {
+		p := filepath.Join(binarySeedDir, name)
 		if *update {
 			if err := os.MkdirAll(binarySeedDir, 0o755); err != nil {
 				t.Fatal(err)
@@ -318,6 +325,39 @@ func binarySeeds(t testing.TB) [][]byte {
 		held = append(held, call(t, e, "export_state", `{"format":"binary","base":"`+engine.Checksum(held)+`"}`)...)
 		out = append(out, bytes.Clone(held))
 	}
+	return out
+}
+
+// hostileSeeds are the forgeries of issue 22, one per finding, small enough
+// for the corpus: a state carrying 17 segments, a base declaring 1,000
+// words no unit uses, a date no unit has, a word's vector rewritten (the
+// text unchanged), a segment turning every preference into "avoids".
+func hostileSeeds(t testing.TB) map[string][]byte {
+	e := memoryEngine(t, 0)
+	call(t, e, "add_units", `{"units":[{"id":"D1:1","session":"S1","date":"8 May 2023","speaker":"Ann","text":"I signed up for a pottery class on Tuesdays."},{"id":"D1:2","session":"S1","speaker":"Ben","text":"Nice, what will you make? Bowls?"}]}`)
+	base := call(t, e, "export_state", `{"format":"binary"}`)
+	mem, err := workload.MemoryOf(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{"unused-vocabulary": workload.UnusedVocabulary(mem, 1000)}
+	if out["segments"], err = workload.EmptySegments(base, engine.MaxSegments+1); err != nil {
+		t.Fatal(err)
+	}
+	if out["rewritten-vectors"], err = workload.RewriteVectors(base); err != nil {
+		t.Fatal(err)
+	}
+	avoids, err := workload.AvoidEverything(mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seg, err := workload.Segment(base, workload.Section('M', avoids))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out["avoid-everything"] = append(bytes.Clone(base), seg...)
+	u := []byte{0, 1, 3, ' ', 'h', 'i', 1 << 4, 0, 0, 0, 1, 1, 1, 1, 's', 1, 1, 'd', 0, 0, 0, 0, 0, 1, 'u', 0, 0, 0, 0, 0, 0, 1, 0}
+	out["unused-date"] = workload.Piece('B', 0, 0, append(workload.Section('M', mem), workload.Section('U', u)...))
 	return out
 }
 

@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/recmem/recmem/pkg/jsonenc"
+	"github.com/recmem/recmem/pkg/memory"
 )
 
 // checksumPrefix names the checksum's algorithm in the document.
@@ -93,10 +95,12 @@ type header struct {
 // it to the current one, checks its integrity and validates it. Nothing is
 // applied by this function; the caller swaps the result in.
 //
-// Version 1 (no checksum) migrates by sealing it; version 2 by verifying its
-// checksum, then sealing it as version 3: the content is unchanged either
-// way (neither can hold client_ids, which version 3 added). A document newer
-// than SchemaVersion is refused.
+// Version 1 (no checksum) migrates by sealing it; versions 2 and 3 by
+// verifying their checksum, then sealing them as version 4: the content is
+// unchanged (versions 1 and 2 cannot hold client_ids, which version 3
+// added; version 3's client ids keep no fingerprint of their signal, which
+// version 4 added, and a repeat of one is acknowledged as then). A document
+// newer than SchemaVersion is refused.
 func decodeDocument(input []byte) (*Document, error) {
 	var h header
 	if err := json.Unmarshal(input, &h); err != nil {
@@ -127,8 +131,11 @@ func decodeDocument(input []byte) (*Document, error) {
 				return nil, err
 			}
 		}
-		if d.Memory != nil && d.Memory.ClientIDs != nil {
+		if d.Memory != nil && d.Memory.ClientIDs != nil && d.Version < 3 {
 			return nil, fmt.Errorf("state.memory.client_ids: not part of version %d documents", d.Version)
+		}
+		if d.Memory != nil && d.Version < 4 && slices.ContainsFunc(d.Memory.ClientIDs, func(c memory.ClientID) bool { return c.Signal != "" }) {
+			return nil, fmt.Errorf("state.memory.client_ids: version %d documents keep no signal with a client id", d.Version)
 		}
 		d.Version = SchemaVersion
 		if err := d.Validate(); err != nil {

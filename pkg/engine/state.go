@@ -11,10 +11,11 @@ import (
 // SchemaName and SchemaVersion identify the state document format
 // (docs/state-format.md). A document with a newer version is refused; an
 // older one is migrated on import (integrity.go). Version 2 added the
-// checksum; version 3 added memory.client_ids.
+// checksum; version 3 added memory.client_ids; version 4 keeps with each
+// client id the fingerprint of its signal.
 const (
 	SchemaName    = "recmem.state"
-	SchemaVersion = 3
+	SchemaVersion = 4
 )
 
 // Document is the whole client-held state of one user: everything an engine
@@ -92,7 +93,7 @@ type ExportStateInput struct {
 	// to it, the whole state when a segment cannot say the change or
 	// compaction is due, or nothing when nothing changed.
 	Base string `json:"base,omitempty"`
-	// CompactAfter (1 to 1000, default 16) and CompactRatio (above 0, at
+	// CompactAfter (1 to 16, default 16) and CompactRatio (above 0, at
 	// most 100, default 0.5): with Base, the whole state is written instead
 	// of a segment when the state would pass CompactAfter segments, or its
 	// segments CompactRatio times the size of its base.
@@ -119,8 +120,8 @@ func exportStateExport(e *Engine, input []byte) (*Document, error) {
 	switch {
 	case after == 0:
 		after = DefaultCompactAfter
-	case after < 1 || after > 1000:
-		return nil, fmt.Errorf("input.compact_after: must be between 1 and 1000, got %d", after)
+	case after < 1 || after > MaxSegments:
+		return nil, fmt.Errorf("input.compact_after: must be between 1 and %d (the most segments an import applies), got %d", MaxSegments, after)
 	}
 	switch {
 	case ratio == 0:

@@ -1,7 +1,9 @@
 package memory
 
 import (
+	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strings"
 
@@ -55,8 +57,23 @@ type Signal struct {
 	Time int64 `json:"time"`
 	// ClientID names this action for idempotency: send the same id again
 	// when retrying; a signal whose id the memory has seen (the newest 256)
-	// is acknowledged under "repeated" and not recorded again.
+	// with the same content is acknowledged under "repeated" and not
+	// recorded again, and one with other content is refused (an id names
+	// one signal, as an idempotency key names one request).
 	ClientID string `json:"client_id,omitempty"`
+}
+
+// Fingerprint names the signal's content, its client id left out: 16 hex
+// digits of the FNV-1a 64-bit hash of its JSON (user, item, action,
+// rating, metadata with its fields sorted, time), the same on every host. A
+// retry sends the same signal, so it has the same fingerprint; a client id
+// reused for another signal does not. O(size of the signal).
+func (g Signal) Fingerprint() string {
+	g.ClientID = ""
+	b, _ := json.Marshal(g)
+	h := fnv.New64a()
+	h.Write(b)
+	return fmt.Sprintf("%016x", h.Sum64())
 }
 
 // Limits on the size of one signal, so that a state document stays small.

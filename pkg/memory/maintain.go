@@ -67,8 +67,11 @@ type RecordResult struct {
 // no maintenance) to maintain at the memory's clock, which moves to the
 // latest signal time. All signals are validated first: one bad signal and
 // nothing is recorded (`signals[3].action: unknown action "zap"`). A signal
-// whose client id the memory has seen is skipped and listed in the result's
-// Repeated.
+// whose client id the memory has seen with the same content (its
+// Fingerprint) is skipped and listed in the result's Repeated; one whose id
+// the memory has seen with another signal is refused, and nothing is
+// recorded (Stripe's idempotency keys refuse a key reused for another
+// request the same way).
 //
 // When the FIFO is full the oldest event leaves it; if that event is still
 // pending, the pending events are extracted first (journal trigger "fifo"),
@@ -82,13 +85,17 @@ func (s *State) Record(signals []Signal, p Planner, pol Policy) (RecordResult, e
 	}
 	w := s.Clone()
 	res := RecordResult{Evicted: []string{}, Fifo: []Entry{}}
-	for _, g := range signals {
+	for i, g := range signals {
 		if g.ClientID != "" {
-			if slices.Contains(w.ClientIDs, g.ClientID) {
+			fp := g.Fingerprint()
+			if k := slices.IndexFunc(w.ClientIDs, func(c ClientID) bool { return c.ID == g.ClientID }); k >= 0 {
+				if was := w.ClientIDs[k].Signal; was != "" && was != fp {
+					return RecordResult{}, fmt.Errorf("signals[%d].client_id: %q was given to another signal already (signal %s, this one %s): a client id names one signal, and a retry sends it unchanged; give a new signal a new id", i, g.ClientID, was, fp)
+				}
 				res.Repeated = append(res.Repeated, g.ClientID)
 				continue
 			}
-			w.ClientIDs = append(w.ClientIDs, g.ClientID)
+			w.ClientIDs = append(w.ClientIDs, ClientID{ID: g.ClientID, Signal: fp})
 			if over := len(w.ClientIDs) - MaxClientIDs; over > 0 {
 				w.ClientIDs = slices.Delete(w.ClientIDs, 0, over)
 			}

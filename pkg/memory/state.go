@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"bytes"
+	"encoding/json"
 	"maps"
 	"math"
 	"slices"
@@ -20,9 +22,48 @@ type State struct {
 	Journal  []Entry  `json:"journal"`
 	Counters Counters `json:"counters"`
 	// ClientIDs are the client ids of the newest signals that carried one,
-	// oldest first, at most MaxClientIDs: a signal whose client id is listed
-	// has been recorded, and is acknowledged without being recorded again.
-	ClientIDs []string `json:"client_ids,omitempty"`
+	// oldest first, at most MaxClientIDs, each with the fingerprint of its
+	// signal: a signal whose client id is listed with the same fingerprint
+	// has been recorded, and is acknowledged without being recorded again; a
+	// different signal under a listed id is refused.
+	ClientIDs []ClientID `json:"client_ids,omitempty"`
+}
+
+// ClientID is a client id the memory has recorded a signal under, with that
+// signal's fingerprint (Signal.Fingerprint): "" for an id kept from a state
+// document of version 3, whose ids were kept alone (a repeat of one is
+// acknowledged, as then). It is written {"id", "signal"}, or as the id
+// alone (a string, as version 3 wrote it) when it has no fingerprint, so
+// that a version 3 document keeps its bytes, and its checksum.
+type ClientID struct {
+	ID     string `json:"id"`
+	Signal string `json:"signal,omitempty"`
+}
+
+// MarshalJSON writes {"id", "signal"}, or the id alone without a signal.
+func (c ClientID) MarshalJSON() ([]byte, error) {
+	if c.Signal == "" {
+		return json.Marshal(c.ID)
+	}
+	type plain ClientID
+	return json.Marshal(plain(c))
+}
+
+// UnmarshalJSON reads either form MarshalJSON writes.
+func (c *ClientID) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		*c = ClientID{}
+		return json.Unmarshal(b, &c.ID)
+	}
+	type plain ClientID
+	var p plain
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return err
+	}
+	*c = ClientID(p)
+	return nil
 }
 
 // Event is one recorded signal. Events sit in FIFO order, oldest first; Pending

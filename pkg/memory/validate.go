@@ -245,13 +245,29 @@ func (s *State) checkClientIDs() error {
 	if n := len(s.ClientIDs); n > MaxClientIDs {
 		return fmt.Errorf("client_ids: %d ids, more than %d", n, MaxClientIDs)
 	}
-	for i, id := range s.ClientIDs {
-		if err := ident.Check(id, MaxClientIDLen); err != nil {
-			return fmt.Errorf("client_ids[%d]: %w", i, err)
+	for i, c := range s.ClientIDs {
+		if err := ident.Check(c.ID, MaxClientIDLen); err != nil {
+			return fmt.Errorf("client_ids[%d].id: %w", i, err)
 		}
-		if slices.Index(s.ClientIDs, id) != i {
-			return fmt.Errorf("client_ids[%d]: %q is listed twice", i, id)
+		if slices.IndexFunc(s.ClientIDs, func(o ClientID) bool { return o.ID == c.ID }) != i {
+			return fmt.Errorf("client_ids[%d].id: %q is listed twice", i, c.ID)
+		}
+		if c.Signal != "" && !isFingerprint(c.Signal) {
+			return fmt.Errorf("client_ids[%d].signal: want 16 lowercase hex digits, got %q", i, c.Signal)
 		}
 	}
 	return nil
+}
+
+// isFingerprint reports whether s is written as Signal.Fingerprint writes.
+func isFingerprint(s string) bool {
+	if len(s) != 16 {
+		return false
+	}
+	for i := range len(s) {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -2,6 +2,7 @@ package rec
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/recmem/recmem/pkg/llm"
 )
@@ -27,6 +28,7 @@ type Outcomes map[string]*StepOutcomes
 
 var (
 	quotedRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+	hashRE   = regexp.MustCompile(`\b[0-9a-f]{12,}\b`)
 	numberRE = regexp.MustCompile(`\d+(\.\d+)?`)
 )
 
@@ -34,10 +36,20 @@ var (
 const MaxReasonClass = 160
 
 // ReasonClass masks what varies between answers in a fallback reason, so that
-// equal causes count together: every quoted string becomes "…", every number
-// N, and the text is cut at MaxReasonClass bytes. O(len(r)).
+// equal causes count together: every quoted string becomes "…", every hash
+// (a word of 12 or more hex digits with a letter among them, as a request
+// hash or a checksum) "…" whole, before every other run of digits becomes N
+// (issue 22: a replay's message read "hash NaNaNba…", the digits of its
+// hash masked one run at a time), and the text is cut at MaxReasonClass
+// bytes. O(len(r)).
 func ReasonClass(r string) string {
 	r = quotedRE.ReplaceAllString(r, `"…"`)
+	r = hashRE.ReplaceAllStringFunc(r, func(h string) string {
+		if strings.Trim(h, "0123456789") == "" {
+			return h // all digits: a number, below
+		}
+		return "…"
+	})
 	r = numberRE.ReplaceAllString(r, "N")
 	if len(r) > MaxReasonClass {
 		r = r[:MaxReasonClass] + "…"

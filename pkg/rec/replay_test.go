@@ -238,6 +238,10 @@ func TestReasonClass(t *testing.T) {
 		{`llm: endpoint answered 400: the prompt is 5011 tokens`, `llm: endpoint answered N: the prompt is N tokens`},
 		{`strength 0.75 "a \"quoted\" text"`, `strength N "…"`},
 		{long, long[:MaxReasonClass] + "…"},
+		// Issue 22: a replay's request hash came out "NaNaNba…".
+		{`llm: replay: request not in the recording: purpose extract, hash 9a3b0c41d2e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d`,
+			`llm: replay: request not in the recording: purpose extract, hash …`},
+		{`state xxh64:4a1869ded0adffd3 at 1700000000000 ms`, `state xxhN:… at N ms`},
 	}
 	for _, tt := range tests {
 		if got := ReasonClass(tt.in); got != tt.want {

@@ -35,6 +35,12 @@ const recmem :Workerd.Worker = (
     # "1" lets a request name its state by tag ("base_tag", and a "delta"
     # to append), as recmem serve --base-tag; off when unset.
     (name = "RECMEM_BASE_TAG", fromEnvironment = "RECMEM_BASE_TAG"),
+    # The most bytes a request's packed state or delta may unpack to, per
+    # byte of its gzip (default 6, as recmem serve --max-expansion).
+    (name = "RECMEM_MAX_EXPANSION", fromEnvironment = "RECMEM_MAX_EXPANSION"),
+    # The longest a request may hold an instance, in ms (default 10,000):
+    # a call past it is cut off and the instance discarded (504).
+    (name = "RECMEM_HOLD_MS", fromEnvironment = "RECMEM_HOLD_MS"),
   ],
   compatibilityDate = "2025-09-01",
 );

@@ -22,11 +22,24 @@
 // RECMEM_WARM, how many instances the isolate keeps (default 2);
 // RECMEM_BASE_TAG, "1" or "true" to serve a state by its tag ("base_tag",
 // off by default: a tag then reads and changes its memory like a bearer
-// token, docs/http.md).
+// token, docs/http.md); RECMEM_MAX_EXPANSION, the most bytes a request's
+// packed state or delta may unpack to per byte of its gzip (default 6, as
+// `recmem serve --max-expansion`; -1: no bound but MAX_STATE).
+//
+// What bounds a request here: the state it may unpack to (MAX_STATE, and
+// RECMEM_MAX_EXPANSION times its packed size), and the module's own limits
+// on what a state may declare (16 segments, a memory budget checked before
+// anything is allocated; docs/limits.md), all decided before the work; and
+// RECMEM_HOLD_MS (default 10,000), the longest a request may hold an
+// instance: a call past it is cut off at the module's next clock reading,
+// the instance discarded, and the answer 504. workerd's clock runs during
+// a call; Cloudflare's hosted runtime advances it only between I/O (its
+// Spectre mitigation), where the limits decided before the work are what
+// bound a call.
 //
 // Run it: npx workerd serve examples/worker.capnp (from web/, after
 // ./build.sh); web/test/worker.test.mjs does, on loopback.
-import { EXPORTS, PoolTimeoutError, RecmemError, RecmemPool, StateError, appendState, checkTag, isBinaryState, messageOf, packState, stateChecksum, stateTag, unpackState } from 'recmem';
+import { EXPORTS, PoolTimeoutError, RecmemError, RecmemPool, StateError, appendState, checkTag, isBinaryState, messageOf, packState, stateChecksum, unpackState } from 'recmem';
 import wasm from './plugin.wasm';
 
 // Limits: a request body (as recmem serve); a state document, uncompressed
@@ -36,6 +49,7 @@ import wasm from './plugin.wasm';
 const MAX_BODY = 8 << 20;
 const MAX_STATE = 1 << 20;
 const RECYCLE_BYTES = 64 << 20;
+const HOLD_MS = 10000; // the default of RECMEM_HOLD_MS
 
 // The exports /v1 serves, and those it refuses (as recmem serve).
 const SERVED = new Set(['exports', 'record', 'maintain', 'plan', 'apply_ops', 'get_memory', 'rank',
@@ -95,9 +109,18 @@ async function serve(env, name, body, busy = false) {
   if (!body.base_tag && body.segment) {
     return fail(400, name, 'delta: a segment to append needs "base_tag", the tag of the state it appends to (or send the whole state in "state")');
   }
+  let maxExpansion;
+  let instances;
+  let byTag;
+  try {
+    maxExpansion = expansionOf(env);
+  } catch (err) {
+    console.error(`recmem: ${messageOf(err)}`);
+    return fail(500, name, messageOf(err));
+  }
   if (body.state) {
     try {
-      doc = await unpackState(body.state, { maxBytes: MAX_STATE });
+      doc = await unpackState(body.state, { maxBytes: MAX_STATE, maxExpansion });
     } catch (err) {
       return fail(err instanceof StateError && err.tooLarge ? 413 : 400, name, messageOf(err));
     }
@@ -109,9 +132,6 @@ async function serve(env, name, body, busy = false) {
   if (REFUSED[name]) return fail(403, name, `${name} is not served by the stateless API: ${REFUSED[name]}`);
   const x = EXPORTS.find((e) => e.name === name);
   if (!x || !SERVED.has(name)) return fail(404, name, `unknown export ${JSON.stringify(name)}`);
-  const tag = (state) => stateTag(state, { sealKey });
-  let instances;
-  let byTag;
   try {
     instances = await pool(env);
     byTag = baseTagOn(env);
@@ -119,12 +139,13 @@ async function serve(env, name, body, busy = false) {
     console.error(`recmem: ${messageOf(err)}`);
     return fail(500, name, messageOf(err));
   }
+  // A state's tag, as the pool keys it: its seal with a seal key, else its
+  // SHA-256.
+  const tag = (state) => instances.tag(state);
   let rm = null;
-  // The tag of the state the instance holds after the request, and (with
-  // RECMEM_BASE_TAG) that state as the client holds it, kept with the warm
-  // instance to serve the next request naming it by tag.
-  let held = null;
-  let keep = null;
+  // base: with a delta by tag, the state of base_tag, imported again into
+  // the instance when the module refuses the call (it stays warm, as it was).
+  let base = null;
   try {
     let startTag = body.tag; // the tag of the state the request starts from
     if (body.base_tag) {
@@ -132,14 +153,12 @@ async function serve(env, name, body, busy = false) {
       const warm = busy ? null : instances.takeWarm(body.base_tag);
       if (!warm) return fail(409, name, `base_tag: this server holds no state ${body.base_tag} (it keeps a few states for a while, as a cache, and may have dropped this one or never held it); ${RESEND}`);
       [rm, doc, startTag] = [warm.rm, warm.state, body.base_tag];
-      [held, keep] = [startTag, doc]; // a refusal leaves it warm, as it was
       if (body.segment) {
-        const got = await appendSegment(rm, doc, body.segment);
-        if (got.lost) [held, keep] = [null, null];
+        const got = await appendSegment(rm, doc, body.segment, { sealKey, maxExpansion });
         if (got.status) return fail(got.status, name, got.message);
+        base = doc;
         doc = got.state;
         startTag = await tag(doc);
-        [held, keep] = [startTag, doc];
       }
     }
     const binary = doc !== null && isBinaryState(doc);
@@ -156,16 +175,22 @@ async function serve(env, name, body, busy = false) {
       }
     }
 
+    // The pool checks the request's tag against the state again, and keys
+    // the instance by the bytes alone.
     rm ??= await instances.acquire(doc, { tag: body.tag });
     const baseTag = doc === null ? await emptyTag(rm, format, tag) : startTag;
-    // A call that may change the memory leaves the instance holding no state
-    // anyone can name if it fails; one that does not leaves it as it was,
-    // warm under its tag (with its bytes when they came by tag, as recmem
-    // serve keeps them).
-    [held, keep] = !x.mutates && doc !== null ? [startTag, body.base_tag ? doc : null] : [null, null];
-    const result = await rm.call(name, body.rawInput, { text: true });
+    let result;
+    try {
+      result = await rm.call(name, body.rawInput, { text: true });
+    } catch (err) {
+      // Refused: the memory is as it was, and the state of base_tag, before
+      // the delta, is imported again to stay warm as it was.
+      if (base !== null && err instanceof RecmemError && !err.trapped) {
+        await rm.importOpened(base, { trusted: Boolean(sealKey) }).catch(() => {});
+      }
+      throw err;
+    }
     const answer = { state: undefined, delta: undefined, tag: undefined };
-    let after = doc; // the state the client holds after the answer
     if (!x.mutates && doc !== null && binary === (format === 'binary')) {
       // Nothing changed: the state is the one the request brought.
       answer.tag = startTag;
@@ -175,32 +200,33 @@ async function serve(env, name, body, busy = false) {
       if (piece.length === 0) {
         answer.tag = startTag;
       } else if (appendState(doc, piece) === piece) {
-        after = piece;
         [answer.state, answer.tag] = [await packState(piece), await tag(piece)];
       } else {
-        after = appendState(doc, piece);
+        // The bytes the client holds after the answer, as the instance
+        // holds them (their tag is computed once).
+        const after = rm.heldState() ?? appendState(doc, piece);
         [answer.delta, answer.tag] = [await packState(piece), await tag(after)];
       }
     } else {
-      after = await rm.exportState({ format });
-      [answer.state, answer.tag] = [await packState(after), await tag(after)];
+      const after = await rm.exportState({ format });
+      [answer.state, answer.tag] = [await packState(after), await tag(rm.heldState() ?? after)];
     }
-    [held, keep] = [answer.tag, after];
     // The fields in the order recmem serve writes them.
     return new Response(`{"result":${result || 'null'}${answer.state ? `,"state":"${answer.state}"` : ''}${answer.delta ? `,"delta":"${answer.delta}"` : ''},"tag":"${answer.tag}","base_tag":${JSON.stringify(doc === null ? 'new' : startTag)},"changed":${answer.tag !== baseTag}}\n`,
       // x-recmem-warm: whether the request's state was served by a warm
       // instance, without importing it (recmem serve counts them instead).
       { headers: { 'content-type': 'application/json', 'x-recmem-warm': String(rm.warm) } });
   } catch (err) {
-    if (err instanceof PoolTimeoutError) return fail(504, name, 'timed out');
+    if (err instanceof PoolTimeoutError || err?.timedOut) return fail(504, name, 'timed out');
     if (err instanceof RecmemError && !err.trapped) return fail(400, name, messageOf(err));
     console.error(`recmem: /v1/${name}: ${messageOf(err)}`);
     return fail(500, name, `the module failed while running ${err.export ?? name} (out of memory, or an internal error); nothing was applied, the instance was discarded, and the request may be retried`);
   } finally {
-    // The instance stays warm under the answer's tag, with the state's bytes
-    // when requests may name it by tag; after a failure it holds nothing
-    // anyone can name, and is reset before it serves again.
-    if (rm) await instances.release(rm, { tag: held, state: byTag && held !== null ? keep : null });
+    // The instance stays warm under the tag of the state whose import gives
+    // exactly its state (the pool computes it from the bytes), with those
+    // bytes when requests may name it by tag; with none, it is reset before
+    // it serves again.
+    if (rm) await instances.release(rm, { state: byTag ? rm.heldState() : null });
   }
 }
 
@@ -208,15 +234,26 @@ async function serve(env, name, body, busy = false) {
 // holds) and the client's segment, packed like a state, into rm. It returns
 // {state}, the two together, or the refusal {status, message}, as recmem
 // serve words it: a refused segment leaves rm holding held (the module
-// refuses a state whole), and lost is set when rm failed (it is discarded).
-async function appendSegment(rm, held, packed) {
+// refuses a state whole). With a seal key the segment must carry this
+// Worker's seal (a seal line, then the piece): a sealed server seals only
+// what it computed from states it sealed.
+async function appendSegment(rm, held, packed, { sealKey, maxExpansion }) {
   let seg;
   try {
-    seg = await unpackState(packed, { maxBytes: MAX_STATE });
+    seg = await unpackState(packed, { maxBytes: MAX_STATE, maxExpansion });
   } catch (err) {
     return { status: err instanceof StateError && err.tooLarge ? 413 : 400, message: `delta: ${messageOf(err).replace(/^state: /, '')}` };
   }
   if (!isBinaryState(held)) return { status: 400, message: 'delta: appends to a binary state, and the state of base_tag is a JSON document' };
+  if (sealKey) {
+    const nl = seg.indexOf(0x0a);
+    const line = nl < 0 ? '' : new TextDecoder().decode(seg.subarray(0, nl));
+    if (!line.startsWith('hmac-sha256:')) {
+      return { status: 422, message: 'delta: this server seals its states, and a segment it did not seal is refused: send the change as the export\'s input (the answer\'s "delta" is then the server\'s), or the whole state with its tag' };
+    }
+    seg = seg.subarray(nl + 1);
+    if (await checkTag(seg, line, { sealKey })) return { status: 422, message: 'delta: does not match its seal (changed after it was sealed, or sealed with another key)' };
+  }
   if (!isBinaryState(seg) || seg.length < 6 || seg[5] !== 0x53 /* 'S', a segment */) {
     return { status: 400, message: 'delta: not a segment of a binary state (a whole state goes in "state", with its "tag")' };
   }
@@ -225,13 +262,24 @@ async function appendSegment(rm, held, packed) {
   }
   const state = appendState(held, seg);
   try {
-    await rm.importOpened(state);
+    await rm.importOpened(state, { trusted: Boolean(sealKey) });
   } catch (err) {
     if (err instanceof RecmemError && !err.trapped) return { status: 400, message: `delta: ${messageOf(err)}` };
+    if (err?.timedOut) return { status: 504, message: 'timed out' };
     console.error(`recmem: base_tag: ${messageOf(err)}`);
-    return { status: 500, lost: true, message: 'delta: the module failed while importing the state and its delta; nothing was applied, and the request may be retried' };
+    return { status: 500, message: 'delta: the module failed while importing the state and its delta; nothing was applied, and the request may be retried' };
   }
   return { state };
+}
+
+// expansionOf reads RECMEM_MAX_EXPANSION: the most bytes a packed state or
+// delta may unpack to per byte of its gzip (default 6; -1: no bound).
+function expansionOf(env) {
+  const v = env.RECMEM_MAX_EXPANSION;
+  if (v === undefined || v === null || v === '') return 6;
+  const n = Number(v);
+  if (!Number.isInteger(n) || (n < 1 && n !== -1)) throw new Error(`RECMEM_MAX_EXPANSION: want a whole number of bytes a byte, at least 1, or -1 for no bound, got ${JSON.stringify(v)}`);
+  return n;
 }
 
 // baseTagOn reads RECMEM_BASE_TAG: whether a request may name its state by
@@ -266,7 +314,11 @@ async function pool(env) {
     const catalog = env.RECMEM_CATALOG ? new Uint8Array(env.RECMEM_CATALOG) : undefined;
     const size = env.RECMEM_WARM ? Number(env.RECMEM_WARM) : 2;
     if (!Number.isInteger(size) || size < 1) throw new Error(`RECMEM_WARM: want a whole number of instances, at least 1, got ${JSON.stringify(env.RECMEM_WARM)}`);
-    isolatePool = await RecmemPool.open({ module: wasm, catalog, size, recycleBytes: RECYCLE_BYTES });
+    // Tags are the seals of the states with a seal key, so that a state
+    // acquired with its seal, checked, counts as one this Worker wrote.
+    const holdMs = env.RECMEM_HOLD_MS ? Number(env.RECMEM_HOLD_MS) : HOLD_MS;
+    if (!(holdMs > 0)) throw new Error(`RECMEM_HOLD_MS: want a number of milliseconds above 0, got ${JSON.stringify(env.RECMEM_HOLD_MS)}`);
+    isolatePool = await RecmemPool.open({ module: wasm, catalog, size, recycleBytes: RECYCLE_BYTES, holdMs, tagKey: env.RECMEM_SEAL_KEY || undefined });
   }
   return isolatePool;
 }

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import { Recmem, appendState, packState, stateTag, unpackState } from 'recmem';
+import { emptySegments, largestAdmitted, memoryOf, rewriteVectors, unitSegments, unusedVocabulary, unusedVocabularySegment } from './forge.mjs';
 
 const run = promisify(execFile);
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -45,7 +46,13 @@ async function startWorkerd(env = {}) {
     });
     proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`workerd exited ${code}: ${stderr}`)); });
   });
-  return { url, stderr: () => stderr, close: () => new Promise((resolve) => { proc.on('exit', resolve); proc.kill('SIGTERM'); }) };
+  return { url, pid: proc.pid, stderr: () => stderr, close: () => new Promise((resolve) => { proc.on('exit', resolve); proc.kill('SIGTERM'); }) };
+}
+
+// rss is a process's resident memory in bytes (Linux).
+function rss(pid) {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
 }
 
 // startServe runs `recmem serve` on a free loopback port.
@@ -434,6 +441,16 @@ async function clientSegment(bytes, fn) {
   }
 }
 
+// sealedWith is piece sealed with key, as a host with that seal key seals
+// the pieces it hands out: its seal line, then the piece.
+async function sealedWith(key, piece) {
+  const line = new TextEncoder().encode(`${await stateTag(piece, { sealKey: key })}\n`);
+  const out = new Uint8Array(line.length + piece.length);
+  out.set(line);
+  out.set(piece, line.length);
+  return out;
+}
+
 // baseTagSequence sends the same requests naming a state by its tag to the
 // Worker (RECMEM_BASE_TAG) and to recmem serve --base-tag, two warm
 // instances each, sealed or not, and checks they answer alike: a whole
@@ -474,22 +491,47 @@ async function baseTagSequence(seal) {
     assert.equal(m.tag, await tagOf(m.bytes));
     assert.ok(a.body.delta.length < (await packState(m.bytes)).length, 'a delta is less than the state');
 
-    // By tag with a delta the client made: the request carries the change only.
+    // By tag with a delta the client made: the request carries the change
+    // only. A sealed server seals only what it computed from states it
+    // sealed (issue 22): a segment without its seal is refused, in the same
+    // words, and the warm state stays as it was; one sealed with the key (a
+    // client trusted with it) is taken.
     const seg = await clientSegment(m.bytes, (rm) => rm.addUnits(units));
     assert.notEqual(appendState(m.bytes, seg), seg, 'a segment, not a whole state');
-    a = await both('select_slate', { base_tag: m.tag, delta: await packState(seg), input: { query: 'where does Maya live now', budget: 30 } }, 'a client delta');
+    if (seal) {
+      a = await both('select_slate', { base_tag: m.tag, delta: await packState(seg), input: query }, 'an unsealed client delta');
+      assert.equal(a.status, 422);
+      assert.match(a.body.error.message, /^delta: this server seals its states, and a segment it did not seal is refused/);
+      const forged = sealedWith('another key, guessed or stolen elsewhere, 32+ bytes', seg);
+      a = await both('select_slate', { base_tag: m.tag, delta: await packState(await forged), input: query }, 'a delta sealed with another key');
+      assert.equal(a.status, 422);
+      assert.match(a.body.error.message, /^delta: does not match its seal/);
+    }
+    const wire = async (piece) => packState(seal ? await sealedWith(sealKey, piece) : piece);
+    a = await both('select_slate', { base_tag: m.tag, delta: await wire(seg), input: { query: 'where does Maya live now', budget: 30 } }, 'a client delta');
     const mine = appendState(m.bytes, seg);
     assert.equal(a.body.base_tag, await tagOf(mine), 'based on the state and its delta');
     assert.equal(a.body.tag, a.body.base_tag);
     assert.equal(a.body.result.units.find((u) => u.rank === 1).id, 'D2:1', 'the units the client added are served');
-    const carriedBytes = JSON.stringify({ base_tag: m.tag, delta: await packState(seg), input: {} }).length;
+    const carriedBytes = JSON.stringify({ base_tag: m.tag, delta: await wire(seg), input: {} }).length;
     assert.ok(carriedBytes * 4 < (await packState(mine)).length, `the request carries the change, not the memory: ${carriedBytes} bytes`);
     m = { bytes: mine, tag: a.body.tag };
     const seg2 = await clientSegment(m.bytes, (rm) => rm.deleteUnits(['D1:2']));
-    a = await both('record', { base_tag: m.tag, delta: await packState(seg2), input: { signals: [signal(1)] } }, 'a client delta and a change');
+    a = await both('record', { base_tag: m.tag, delta: await wire(seg2), input: { signals: [signal(1)] } }, 'a client delta and a change');
     m = await hold({ bytes: appendState(m.bytes, seg2) }, a.body);
     assert.equal(a.body.base_tag, await tagOf(appendState(mine, seg2)));
     assert.equal(m.tag, await tagOf(m.bytes));
+    if (a.body.state && !seal) {
+      // Compacted after a unit was removed: a whole state written from a
+      // state whose analysis came from the client, after a removal, is not
+      // its exact form (the instance keeps the removed unit's words as the
+      // client wrote them): it keys no warm instance (issue 22), and a
+      // request by its tag sends the state once.
+      a = await both('get_memory', { base_tag: m.tag, input: {} }, 'a compacted foreign state by tag');
+      assert.equal(a.status, 409);
+      a = await both('get_memory', { state: await packState(m.bytes), tag: m.tag, delta: true, input: {} }, 'sent whole once');
+      assert.equal(a.status, 200);
+    }
 
     // Each refusal, in the same words; the warm state stays as it was.
     const other = await Recmem.open({ module: new Uint8Array(readFileSync(wasmPath)) });
@@ -502,9 +544,10 @@ async function baseTagSequence(seal) {
       ['an unknown tag', { base_tag: `sha256:${'0'.repeat(64)}` }, 409, 'base_tag: this server holds no state sha256:000'],
       ['base_tag and state', { base_tag: m.tag, state: await packState(m.bytes), tag: m.tag }, 400, 'base_tag: send either'],
       ['a delta without base_tag', { delta: await packState(otherSeg) }, 400, 'delta: a segment to append needs "base_tag"'],
-      ['a whole state as a delta', { base_tag: m.tag, delta: await packState(otherBase) }, 400, 'delta: not a segment'],
-      ['a delta of another state', { base_tag: m.tag, delta: await packState(otherSeg) }, 400, '(a delta of another state)'],
+      ['a whole state as a delta', { base_tag: m.tag, delta: await wire(otherBase) }, 400, 'delta: not a segment'],
+      ['a delta of another state', { base_tag: m.tag, delta: await wire(otherSeg) }, 400, '(a delta of another state)'],
       ['a format', { base_tag: m.tag, format: 'xml' }, 400, 'format: want "json" or "binary", got "xml"'],
+      ['17 segments (an import applies at most 16)', { base_tag: m.tag, delta: await wire(emptySegments(m.bytes, 17).subarray(m.bytes.length)) }, 400, 'more than 16 segments after the base'],
     ];
     for (const [what, body, status, message] of refusals) {
       a = await both('get_memory', { ...body, input: {} }, what);
@@ -562,4 +605,112 @@ test('base_tag: with RECMEM_BASE_TAG the Worker serves a state by its tag as rec
 
 test('base_tag with RECMEM_SEAL_KEY: the same answers and seals as recmem serve --base-tag --seal-key-file', async () => {
   await baseTagSequence(true);
+});
+
+// The attacks of issue 22 on the Worker, each request under 100 kB: each is
+// refused before the work (or served as a clean import would serve it),
+// in a time and with a growth of workerd's memory measured here (the
+// figures in docs/limits.md): the unpacking bound, 16 segments, the
+// module's memory budget, all decided before the work.
+test('the attacks of issue 22 on the Worker: refused before the work, workerd\'s memory flat', async () => {
+  const w = await startWorkerd({ RECMEM_BASE_TAG: '1' });
+  try {
+    const tinyRm = await Recmem.open({ module: new Uint8Array(readFileSync(wasmPath)) });
+    await tinyRm.addUnits(Array.from({ length: 20000 }, (_, i) => ({ id: String(i), session: 's', text: 'ok' })));
+    const tiny = await tinyRm.exportState({ format: 'binary' });
+    await tinyRm.close();
+    const mem = memoryOf(tiny);
+    // A warm-up: the instances made, the module compiled.
+    const first = await call(w.url, 'add_units', { units }, { format: 'binary' });
+    await call(w.url, 'select_slate', { query: 'pottery', budget: 50 }, { state: first.state, tag: first.tag });
+    const before = rss(w.pid);
+    const zeros = await packState(new Uint8Array(5 << 20));
+    const attacks = [
+      ['2,000 segments after 20,000 units', unitSegments(tiny, 2000), 413, 'unpacks to more than 262 kB'],
+      ['17 segments after 20,000 units', unitSegments(tiny, 17), 400, 'more than 16 segments after the base'],
+      ['1,000,000 unused words in 7 MB', unusedVocabulary(mem, 1_000_000), 413, 'unpacks to more than 262 kB'],
+      ['30,000 unused words', unusedVocabulary(mem, 30_000), 400, 'tokens[0]: used by no unit of this piece'],
+      ['a gzip bomb, 5 MB of zeros', null, 413, 'unpacks to more than 262 kB'],
+    ];
+    for (const [what, state, status, message] of attacks) {
+      const packed = state ? await packState(state) : zeros;
+      const body = JSON.stringify({ state: packed, tag: state ? await stateTag(state) : 'sha256:0', input: {} });
+      const t0 = performance.now();
+      const res = await post(w.url, 'get_memory', body);
+      const ms = performance.now() - t0;
+      console.log(`${what}: request ${(body.length / 1000).toFixed(1)} kB, ${res.status} in ${ms.toFixed(0)} ms, workerd ${(rss(w.pid) / 1e6).toFixed(0)} MB`);
+      assert.equal(res.status, status, `${what}: ${JSON.stringify(res.body)}`);
+      assert.ok(res.body.error.message.includes(message), `${what}: ${res.body.error.message}`);
+      if (body.length < 100_000) assert.ok(ms < 1000, `${what}: ${ms} ms`);
+    }
+    // A small delta by tag that unfolds into a vocabulary.
+    const seg = unusedVocabularySegment(await unpackState(first.state), 30_000);
+    const res = await post(w.url, 'get_memory', { base_tag: first.tag, delta: await packState(seg), input: {} });
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.match(res.body.error.message, /^delta: import_state: state\.binary\.segments\[0\]\.units\.tokens\[0\]: used by no unit/);
+    // A failed mutation by tag leaves the state warm; a client_id reused
+    // for another signal is refused, naming it.
+    const bad = await post(w.url, 'apply_ops', { base_tag: first.tag, input: { ops: [{ op: 'forget', chunk: 'c99' }] } });
+    assert.equal(bad.status, 400);
+    const ok = await post(w.url, 'get_memory', { base_tag: first.tag, input: {} });
+    assert.equal(ok.status, 200, 'the state of a failed mutation is still warm');
+    const r1 = await call(w.url, 'record', { signals: [signal(1)] }, { state: first.state, tag: first.tag });
+    const reuse = await post(w.url, 'record', { state: r1.state, tag: r1.tag, input: { signals: [{ ...signal(2), client_id: signal(1).client_id }] } });
+    assert.equal(reuse.status, 400);
+    assert.match(reuse.body.error.message, /client_id: "u1-1" was given to another signal already/);
+    // A forged binary state answered in JSON leaves no warm instance under
+    // the genuine JSON's tag: the victim gets a clean import's slate.
+    const genuine = await unpackState((await call(w.url, 'add_units', { units: many }, { format: 'binary' })).state);
+    const forged = rewriteVectors(genuine);
+    const query = { query: 'how many shelves does the kiln need', budget: 60 };
+    const f = await call(w.url, 'select_slate', query, { state: await packState(forged), tag: await stateTag(forged), format: 'json' });
+    const victim = await fetch(`${w.url}/v1/select_slate`, { method: 'POST', body: JSON.stringify({ state: f.state, tag: f.tag, input: query }) });
+    assert.equal(victim.headers.get('x-recmem-warm'), 'false', 'the forged instance is not warm under the genuine JSON');
+    const clean = await Recmem.open({ module: new Uint8Array(readFileSync(wasmPath)) });
+    await clean.importState(await unpackState(f.state));
+    assert.deepEqual((await victim.json()).result, await clean.selectSlate(query));
+    await clean.close();
+    const after = rss(w.pid);
+    console.log(`workerd: ${(before / 1e6).toFixed(0)} MB before the attacks, ${(after / 1e6).toFixed(0)} MB after`);
+    assert.ok(after - before < 64e6, `workerd grew ${(after - before) / 1e6} MB`);
+    // The most a request under 100 kB asks once admitted: the largest
+    // state of short turns it may unpack to, imported and queried.
+    for (const form of ['json', 'binary']) {
+      const doc = await largestAdmitted(() => Recmem.open({ module: new Uint8Array(readFileSync(wasmPath)) }), packState, form);
+      const body = JSON.stringify({ state: await packState(doc), tag: await stateTag(doc), input: { query: 'what did Ann say about the kiln', budget: 500 } });
+      const m0 = rss(w.pid);
+      const t0 = performance.now();
+      const res = await post(w.url, 'select_slate', body);
+      const ms = performance.now() - t0;
+      console.log(`${form}: ${(doc.length / 1000).toFixed(1)} kB unpacked from a ${(body.length / 1000).toFixed(1)} kB request: ${res.status} in ${ms.toFixed(0)} ms, workerd ${(m0 / 1e6).toFixed(0)} -> ${(rss(w.pid) / 1e6).toFixed(0)} MB`);
+      assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+      assert.ok(body.length < 100_000);
+      assert.ok(rss(w.pid) - m0 < 64e6, `${form}: workerd grew ${(rss(w.pid) - m0) / 1e6} MB`);
+    }
+  } finally {
+    await w.close();
+  }
+});
+
+// A request past RECMEM_HOLD_MS is cut off at the module's next clock
+// reading (workerd's clock runs during a call), answered 504 as recmem
+// serve answers, and its instance discarded: the next request is served.
+test('RECMEM_HOLD_MS: an import past the hold is cut off, 504, and the instance discarded', async () => {
+  const w = await startWorkerd({ RECMEM_HOLD_MS: '100', RECMEM_MAX_EXPANSION: '-1', RECMEM_WARM: '1' });
+  try {
+    const rm = await Recmem.open({ module: new Uint8Array(readFileSync(wasmPath)) });
+    await rm.addUnits(Array.from({ length: 6000 }, (_, i) => ({ id: `u${i}`, session: `s${i % 50}`, text: `turn ${i} about the kiln and pottery on Tuesday` })));
+    const json = await rm.exportState(); // under 1 MiB, about a second to import
+    await rm.close();
+    const t0 = performance.now();
+    const cut = await post(w.url, 'get_memory', { state: await packState(json), tag: await stateTag(json), input: {} });
+    const ms = performance.now() - t0;
+    console.log(`a ${(json.length / 1000).toFixed(0)} kB JSON import under a 100 ms hold: ${cut.status} after ${ms.toFixed(0)} ms`);
+    assert.equal(cut.status, 504, JSON.stringify(cut.body));
+    assert.equal(cut.body.error.message, 'timed out');
+    const next = await post(w.url, 'exports', { input: {} });
+    assert.equal(next.status, 200, 'the next request runs on a new instance');
+  } finally {
+    await w.close();
+  }
 });

@@ -31,6 +31,7 @@ var overrides = map[reflect.Type]string{
 	reflect.TypeFor[slate.Values]():         "Record<string, number>",
 	reflect.TypeFor[slate.Store]():          "Unit[]",
 	reflect.TypeFor[engine.RankCandidate](): "string | { id: string; meta?: Record<string, string | string[]> }",
+	reflect.TypeFor[memory.ClientID]():      "string | { id: string; signal: string }",
 	reflect.TypeFor[engine.Raw]():           "string | Uint8Array | object",
 	reflect.TypeFor[json.RawMessage]():      "unknown",
 }

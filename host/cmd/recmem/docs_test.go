@@ -19,6 +19,7 @@ import (
 	"github.com/recmem/recmem/pkg/engine"
 	"github.com/recmem/recmem/pkg/intent"
 	"github.com/recmem/recmem/pkg/llm"
+	"github.com/recmem/recmem/pkg/workload"
 )
 
 const repo = "../../.."
@@ -175,6 +176,8 @@ func (e *docEnv) check(t *testing.T, b docBlock) {
 		e.verbatim(t, b, "web/examples/deno-imports.json")
 	case b.file == "docs/exports.md" && b.lang == "":
 		e.errorMessages(t, b)
+	case b.file == "docs/state-binary.md" && b.lang == "":
+		e.binaryRefusals(t, b)
 	case b.file == "docs/exports.md" && b.lang == "json":
 		m := exportHeading.FindStringSubmatch(b.heading)
 		if m == nil {
@@ -201,7 +204,7 @@ func (e *docEnv) check(t *testing.T, b docBlock) {
 				t.Fatalf("neither an intent.Intent (%v) nor an intent.Table (%v)", err, err2)
 			}
 		}
-	case b.file == "docs/state-format.md" && b.lang == "json" && strings.Contains(b.text, `"version": 3`):
+	case b.file == "docs/state-format.md" && b.lang == "json" && strings.Contains(b.text, `"version": 4`):
 		eng := e.engineWithMemory(t)
 		real, _ := eng.Call("export_state", nil)
 		shapeMatches(t, b.text, real)
@@ -321,6 +324,36 @@ func (e *docEnv) errorMessages(t *testing.T, b docBlock) {
 		_, err := eng.Call(c.export, []byte(input))
 		if err == nil || err.Error() != lines[i] {
 			t.Errorf("message %d: the call gives\n%v\nthe doc says\n%s", i+1, err, lines[i])
+		}
+	}
+}
+
+// binaryRefusals imports, for each message of the block, the forged binary
+// state that gives it (docs/state-binary.md, "What import checks"), and
+// compares.
+func (e *docEnv) binaryRefusals(t *testing.T, b docBlock) {
+	eng := e.engineWithMemory(t)
+	base, err := eng.Call("export_state", []byte(`{"format":"binary"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, err := workload.MemoryOf(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seventeen, err := workload.EmptySegments(base, 17)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := [][]byte{seventeen, workload.UnusedVocabulary(mem, 1_000_000), workload.Vocabulary(mem, 1_000_000)}
+	lines := strings.Split(strings.TrimSpace(b.text), "\n")
+	if len(lines) != len(inputs) {
+		t.Fatalf("%d messages, %d forged states to give them", len(lines), len(inputs))
+	}
+	for i, in := range inputs {
+		_, err := engine.New().Call("import_state", in)
+		if err == nil || err.Error() != lines[i] {
+			t.Errorf("message %d: the import gives\n%v\nthe doc says\n%s", i+1, err, lines[i])
 		}
 	}
 }

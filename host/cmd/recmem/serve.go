@@ -43,12 +43,17 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	instances := fs.Int("instances", 0, "instances the stateless API runs at once (default: the cores)")
 	warm := fs.Int("warm", 0, "instances the stateless API keeps warm, holding the states they served last: a request whose state has the tag of one skips the import (default: as many as --instances; -1: none)")
 	baseTag := fs.Bool("base-tag", false, "let a request name its state by the tag this server answered with (\"base_tag\", and a \"delta\" to append) instead of sending it, answered from a warm instance holding it, else 409: the tag then works like a bearer token for that memory (docs/http.md)")
+	maxExpansion := fs.Int("max-expansion", 6, "unpack a request's state or delta to at most `N` bytes a byte of its gzip, or 256 KiB, whichever is more, and refuse more with 413 before importing anything: the work of a request grows with the bytes it sends (docs/http.md; -1: no bound but the state limit)")
 	sealKeyFile := fs.String("seal-key-file", "", "seal the stateless API's states with the key in `FILE` (at least 32 bytes; trailing whitespace is ignored): a state is then accepted only with the seal this server gave it (docs/http.md)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "recmem serve: unexpected argument", fs.Arg(0))
+		return 2
+	}
+	if *maxExpansion == 0 || *maxExpansion < -1 {
+		fmt.Fprintln(stderr, "recmem serve: --max-expansion: want at least 1 byte a byte, or -1 for no bound")
 		return 2
 	}
 	if *baseTag && *warm < 0 {
@@ -65,7 +70,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serveWith(ctx, serveConfig{addr: *addr, web: *web, wasm: *wasm, catalog: *catalog, instances: *instances, warm: *warm, baseTag: *baseTag, sealKey: key, errorLog: stderr}, stdout); err != nil {
+	if err := serveWith(ctx, serveConfig{addr: *addr, web: *web, wasm: *wasm, catalog: *catalog, instances: *instances, warm: *warm, baseTag: *baseTag, maxExpansion: *maxExpansion, sealKey: key, errorLog: stderr}, stdout); err != nil {
 		fmt.Fprintln(stderr, "recmem serve:", err)
 		return 1
 	}
@@ -79,6 +84,7 @@ type serveConfig struct {
 	instances       int    // the API's pool size (0: the cores)
 	warm            int    // warm instances (0: as many as instances, negative: none)
 	baseTag         bool   // requests may name their state by tag (EdgeOptions.BaseTag)
+	maxExpansion    int    // EdgeOptions.MaxExpansion (0: its default)
 	sealKey         []byte // seals the API's states (nil: tags are plain checksums)
 	errorLog        io.Writer
 }
@@ -139,7 +145,7 @@ func serveWith(ctx context.Context, cfg serveConfig, stdout io.Writer) error {
 	if cfg.errorLog != nil {
 		errLog = log.New(cfg.errorLog, "", log.LstdFlags)
 	}
-	mux.Handle("/v1/", host.NewEdgeHandler(client, host.EdgeOptions{ErrorLog: errLog, BaseTag: cfg.baseTag}))
+	mux.Handle("/v1/", host.NewEdgeHandler(client, host.EdgeOptions{ErrorLog: errLog, BaseTag: cfg.baseTag, MaxExpansion: cfg.maxExpansion}))
 	mux.Handle("/", newSiteHandler(webDir, wasmPath))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
