@@ -169,3 +169,15 @@ func TestLarger(t *testing.T) {
 		}
 	}
 }
+
+// TestSignalWordsCoverFeatures: every feature is said in words.
+func TestSignalWordsCoverFeatures(t *testing.T) {
+	for _, f := range FeatureNames {
+		if signalWords[f] == "" {
+			t.Errorf("feature %s has no words in signalWords", f)
+		}
+	}
+	if len(signalWords) != len(FeatureNames) {
+		t.Errorf("signalWords has %d entries, FeatureNames %d", len(signalWords), len(FeatureNames))
+	}
+}

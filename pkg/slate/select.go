@@ -30,10 +30,10 @@ type Request struct {
 	Ranker   string `json:"ranker,omitempty"` // see Rankers (default "learned")
 	Model    *Model `json:"model,omitempty"`  // replaces the embedded model
 	WithPool bool   `json:"with_pool,omitempty"`
-	// Explain, when false, leaves the chosen units' features, contributions
-	// and part scores out (the rank, score and reason stay): an agent that
-	// only reads the slate saves about a quarter of a selection inside
-	// WebAssembly. Default (nil) true.
+	// Explain, when false, leaves the chosen units' matched words, why,
+	// features, contributions and part scores out (the rank, score, reason
+	// and hop stay): an agent that only reads the slate saves about a
+	// quarter of a selection inside WebAssembly. Default (nil) true.
 	Explain *bool `json:"explain,omitempty"`
 }
 
@@ -69,14 +69,26 @@ func (r *Request) Validate() error {
 
 // Chosen is one unit of the slate with the reason it is there.
 type Chosen struct {
-	ID       string  `json:"id"`
-	Session  string  `json:"session"`
-	Line     string  `json:"line"`   // the rendered unit, "[date] speaker: text"
-	Tokens   int     `json:"tokens"` // ceil(characters of Line / 4)
-	Rank     int     `json:"rank"`   // 1 is the ranker's best
-	Score    float64 `json:"score"`  // the ranker's score (rounded to 1e-6)
-	Reason   string  `json:"reason"` // "retrieved" or "context" (a neighbour of a retrieved unit)
-	Features Values  `json:"features,omitempty"`
+	ID      string  `json:"id"`
+	Session string  `json:"session"`
+	Line    string  `json:"line"`   // the rendered unit, "[date] speaker: text"
+	Tokens  int     `json:"tokens"` // ceil(characters of Line / 4)
+	Rank    int     `json:"rank"`   // 1 is the ranker's best
+	Score   float64 `json:"score"`  // the ranker's score (rounded to 1e-6)
+	Reason  string  `json:"reason"` // "retrieved" or "context" (a neighbour of a retrieved unit)
+	// Hop is how the learned ranker's pool took the unit in: "first" (the
+	// fused lists' head), "context" (a turn near one of the best), "session"
+	// (three or four turns from one of the best), "feedback" (the question
+	// plus the best units' words) or "near" (words close in meaning to the
+	// question's); empty for a baseline.
+	Hop string `json:"hop,omitempty"`
+	// Matched are the question's words the unit holds; Why says in words
+	// why the unit is in the slate (its rank, those words, its hop, the
+	// speaker, its date and what a relative date in it points to). Both are
+	// left out with explain false.
+	Matched  []string `json:"matched,omitempty"`
+	Why      string   `json:"why,omitempty"`
+	Features Values   `json:"features,omitempty"`
 	// Contributions are each feature's term of a linear model's score
 	// (weight · standardized value; score = bias + their sum), or of the
 	// linear part of an ensemble. A baseline ranker's score is one signal,
@@ -227,10 +239,15 @@ func (s *Store) Select(req Request) (*Result, error) {
 		if c.context {
 			ch.Reason = "context"
 		}
+		if ranker == "learned" {
+			ch.Hop = hopNames[c.hop]
+		}
 		if !explain {
 			continue
 		}
+		ch.Matched = s.matched(q, c.e)
 		if lin == nil {
+			ch.Why = s.why(r, c, p.rank, len(cands), ch.Matched, ranker, nil)
 			// A baseline's score is its one signal.
 			ch.Contributions = Values{{Name: ranker, Value: ch.Score}}
 			continue
@@ -252,6 +269,7 @@ func (s *Store) Select(req Request) (*Result, error) {
 				ch.PartScores[i] = round6(v)
 			}
 		}
+		ch.Why = s.why(r, c, p.rank, len(cands), ch.Matched, ranker, ch.Contributions)
 	}
 	return res, nil
 }
