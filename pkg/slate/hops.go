@@ -40,6 +40,7 @@ const (
 	feedbackTerms = 20  // words it adds to the question
 	nearK         = 20  // store words per question word for the near-words hop
 	nearCos       = 0.7 // their least cosine
+	hopDepth      = 256 // how deep the feedback and near-words lists go
 )
 
 // Hops: how a candidate entered the pool.
@@ -98,7 +99,7 @@ func (s *Store) speakerPrior(r *retrieval, fused []float64) {
 // over the best's, and BM25 of that weighted query ranks the units (the
 // named speakers' only, when the question names one). Ties order by word.
 // Cost O(terms of the best units + postings of the query's and added terms).
-func (s *Store) feedback(r *retrieval, depth int) {
+func (s *Store) feedback(r *retrieval) {
 	top := r.fused[:min(feedbackUnits, len(r.fused))]
 	type tw struct {
 		t string
@@ -148,7 +149,7 @@ func (s *Store) feedback(r *retrieval, depth int) {
 		weights = append(weights, x.w/ws[0].w)
 		r.feedTerms = append(r.feedTerms, x.t)
 	}
-	r.feedRank = s.rankHits(r, terms, weights, depth)
+	r.feedRank = s.rankHits(r, terms, weights, hopDepth)
 }
 
 // nearWords is the near-words hop: for each distinct content word of the
@@ -158,7 +159,7 @@ func (s *Store) feedback(r *retrieval, depth int) {
 // words), and BM25 of them alone ranks the units (the named speakers' only,
 // when the question names one). Cost O(vocabulary · query words) over
 // maxSims' table, plus the postings of the added terms.
-func (s *Store) nearWords(r *retrieval, depth int) {
+func (s *Store) nearWords(r *retrieval) {
 	c := r.cos
 	if len(c.words) == 0 {
 		return
@@ -205,7 +206,7 @@ func (s *Store) nearWords(r *retrieval, depth int) {
 	if len(terms) == 0 {
 		return
 	}
-	r.nearRank = s.rankHits(r, terms, weights, depth)
+	r.nearRank = s.rankHits(r, terms, weights, hopDepth)
 }
 
 // speakerWord reports whether w is a word of a speaker's name.
@@ -218,8 +219,9 @@ func (s *Store) speakerWord(w string) bool {
 	return false
 }
 
-// rankHits ranks the units by BM25 of a weighted query, the named speakers'
-// units only when the question names one.
+// rankHits ranks the depth best units by BM25 of a weighted query (the
+// named speakers' units only, when the question names one); the others are
+// unranked.
 func (s *Store) rankHits(r *retrieval, terms []string, weights []float64, depth int) []int32 {
 	rank := ranks(len(s.entries))
 	hits := s.units.ScoreTopWeighted(terms, weights, depth)

@@ -209,8 +209,8 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 	for i, p := range order {
 		r.fusedRank[p] = int32(i)
 	}
-	s.feedback(r, depth)
-	s.nearWords(r, depth)
+	s.feedback(r)
+	s.nearWords(r)
 	return r
 }
 
