@@ -152,6 +152,7 @@ export async function initAgent(app) {
 // sessions prefixed with its name so that it stays apart from typed turns
 // and other imports; one already in memory is not added twice. It returns
 // whether the units were added.
+/** @param {import('./core.js').App} app */
 async function importConversation(app, data, index, from) {
   let parsed;
   try {
