@@ -13,7 +13,7 @@ package slate
 //     feedbackTerms words that carry most weight in the feedbackUnits best
 //     units, each weighted below the question's own words;
 //   - near words: BM25 of the store's words nearest in meaning to the
-//     question's ("kickboxing" for "martial arts", "surfing" for "sports").
+//     question's ("football" and "baseball" for "sports").
 //
 // When the question names a speaker, the fused scores of everyone else's
 // units are scaled by otherSpeaker below the protected head of the list, and
