@@ -31,16 +31,18 @@ import (
 
 // Hop parameters, chosen on the dev conversations (docs/slate.md).
 const (
-	otherSpeaker  = 0.3 // scale of other speakers' fused scores when a speaker is named
-	speakerHead   = 16  // the fused list's head, kept whoever speaks
-	hopQuota      = 32  // units each hop may add
-	sessionTop    = 16  // best units whose sessions the session hop walks
-	sessionFar    = 4   // how far from such a unit the session hop goes
-	feedbackUnits = 10  // best units the feedback hop reads
-	feedbackTerms = 20  // words it adds to the question
-	nearK         = 20  // store words per question word for the near-words hop
-	nearCos       = 0.7 // their least cosine
-	hopDepth      = 256 // how deep the feedback and near-words lists go
+	otherSpeaker  = 0.3  // scale of other speakers' fused scores when a speaker is named
+	speakerHead   = 16   // the fused list's head, kept whoever speaks
+	hopQuota      = 32   // units each hop may add
+	sessionTop    = 16   // best units whose sessions the session hop walks
+	sessionFar    = 4    // how far from such a unit the session hop goes
+	feedbackUnits = 10   // best units the feedback hop reads
+	feedbackTerms = 20   // words it adds to the question
+	feedbackDF    = 0.05 // a word in more than this share of the units is not added
+	feedbackMinDF = 5    // ... unless in 5 units or fewer
+	nearK         = 20   // store words per question word for the near-words hop
+	nearCos       = 0.7  // their least cosine
+	hopDepth      = 256  // how deep the feedback and near-words lists go
 )
 
 // Hops: how a candidate entered the pool.
@@ -110,6 +112,7 @@ func (s *Store) feedback(r *retrieval) {
 	for _, t := range r.q.terms {
 		at[t] = -1
 	}
+	maxDF := max(feedbackMinDF, int(feedbackDF*float64(s.units.Len())))
 	for i, e := range top {
 		w := 1 / float64(i+3)
 		for k, id := range e.tids {
@@ -119,6 +122,10 @@ func (s *Store) feedback(r *retrieval) {
 			}
 			j, ok := at[t]
 			if j < 0 {
+				continue
+			}
+			if !ok && s.units.DF(t) > maxDF {
+				at[t] = -1 // too common to point anywhere
 				continue
 			}
 			if !ok {
@@ -171,6 +178,7 @@ func (s *Store) nearWords(r *retrieval) {
 	var best []wc
 	var terms []string
 	var weights []float64
+	maxDF := max(feedbackMinDF, int(feedbackDF*float64(s.units.Len())))
 	for j, w := range c.words {
 		if s.speakerWord(w) {
 			continue
@@ -178,7 +186,10 @@ func (s *Store) nearWords(r *retrieval) {
 		best = best[:0]
 		for id := range s.lex.word {
 			v := c.sims[id*c.width+j]
-			if v < nearCos || s.lex.word[id] == w || s.units.DF(s.lex.term[s.lex.wordTerm[id]]) == 0 {
+			if v < nearCos || s.lex.word[id] == w {
+				continue
+			}
+			if df := s.units.DF(s.lex.term[s.lex.wordTerm[id]]); df == 0 || df > maxDF {
 				continue
 			}
 			best = append(best, wc{int32(id), v})
