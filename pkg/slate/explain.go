@@ -3,9 +3,6 @@ package slate
 import (
 	"slices"
 	"strconv"
-	"strings"
-
-	"github.com/recmem/recmem/pkg/text"
 )
 
 // matched returns the question's content words that e holds (as the
@@ -17,7 +14,7 @@ func (s *Store) matched(q *query, e *entry) []string {
 		if slices.Contains(q.content[:i], w) {
 			continue
 		}
-		t := text.Stem(w)
+		t := q.stems[i]
 		for _, id := range e.tids {
 			if s.lex.term[id] == t {
 				out = append(out, w)
@@ -33,113 +30,159 @@ func (s *Store) matched(q *query, e *entry) []string {
 // hop, with the words or the turn that brought it), whether the question
 // names its speaker, and its date, with the day a relative date in it
 // ("yesterday", "last week") points to; with a linear model's
-// contributions, the two signals that raised its score most. Cost O(unit
-// text + features).
+// contributions, the two signals that raised its score most. It is written
+// into one buffer (a selection writes it for every chosen unit, and Go's
+// WebAssembly pays for each allocation). Cost O(unit text + features).
 func (s *Store) why(r *retrieval, c *candidate, rank, of int, matched []string, ranker string, contrib Values) string {
-	var b strings.Builder
-	b.WriteString("Ranked " + ordinal(rank) + " of " + strconv.Itoa(of))
+	b := make([]byte, 0, 384)
+	b = append(b, "Ranked "...)
+	b = appendOrdinal(b, rank)
+	b = append(b, " of "...)
+	b = strconv.AppendInt(b, int64(of), 10)
 	if ranker != "learned" {
-		b.WriteString(" by " + ranker)
+		b = append(b, " by "...)
+		b = append(b, ranker...)
 	}
-	b.WriteString(". ")
+	b = append(b, ". "...)
 	switch len(matched) {
 	case 0:
-		b.WriteString("Holds none of the question's words. ")
+		b = append(b, "Holds none of the question's words. "...)
 	case 1:
-		b.WriteString("Holds the question's word " + quoteList(matched) + ". ")
+		b = append(b, "Holds the question's word "...)
 	default:
-		b.WriteString("Holds the question's words " + quoteList(matched) + ". ")
+		b = append(b, "Holds the question's words "...)
+	}
+	if len(matched) > 0 {
+		b = appendQuoted(b, matched)
+		b = append(b, ". "...)
 	}
 	e := c.e
 	if ranker == "learned" {
 		switch c.hop {
 		case hopFirst:
-			b.WriteString("Found by the first pass over the question")
+			b = append(b, "Found by the first pass over the question"...)
 			if k := r.bm25Rank[e.pos]; k != noRank && k < 10 {
-				b.WriteString(" (" + ordinal(int(k)+1) + " by BM25)")
+				b = append(b, " ("...)
+				b = appendOrdinal(b, int(k)+1)
+				b = append(b, " by BM25)"...)
 			} else if k := r.maxsimRank[e.pos]; k != noRank && k < 10 {
-				b.WriteString(" (" + ordinal(int(k)+1) + " by word meaning)")
+				b = append(b, " ("...)
+				b = appendOrdinal(b, int(k)+1)
+				b = append(b, " by word meaning)"...)
 			}
-			b.WriteString(". ")
+			b = append(b, ". "...)
 		case hopContext, hopSession:
 			d := e.sidx - c.anchor.sidx
-			dir := "after"
+			dir := " after"
 			if d < 0 {
-				d, dir = -d, "before"
+				d, dir = -d, " before"
 			}
-			turns := "turns"
+			b = append(b, "Brought in as context: "...)
+			b = strconv.AppendInt(b, int64(d), 10)
 			if d == 1 {
-				turns = "turn"
+				b = append(b, " turn"...)
+			} else {
+				b = append(b, " turns"...)
 			}
-			b.WriteString("Brought in as context: " + strconv.Itoa(d) + " " + turns + " " + dir + " a best match in the same session (" + c.anchor.u.ID + "). ")
+			b = append(b, dir...)
+			b = append(b, " a best match in the same session ("...)
+			b = append(b, c.anchor.u.ID...)
+			b = append(b, "). "...)
 		case hopFeedback:
-			b.WriteString("Found by the second hop, the question plus the words of the best matches")
+			b = append(b, "Found by the second hop, the question plus the words of the best matches"...)
 			if ws := s.hopWords(r, e, hopFeedback); len(ws) > 0 {
-				b.WriteString(": it shares " + quoteList(ws[:min(4, len(ws))]) + " with them")
+				b = append(b, ": it shares "...)
+				b = appendQuoted(b, ws[:min(4, len(ws))])
+				b = append(b, " with them"...)
 			}
-			b.WriteString(". ")
+			b = append(b, ". "...)
 		case hopNear:
-			b.WriteString("Found by words close in meaning to the question's")
+			b = append(b, "Found by words close in meaning to the question's"...)
 			if ws := s.hopWords(r, e, hopNear); len(ws) > 0 {
-				b.WriteString(" (" + strings.Join(ws[:min(3, len(ws))], ", ") + ")")
+				b = append(b, " ("...)
+				for i, w := range ws[:min(3, len(ws))] {
+					if i > 0 {
+						b = append(b, ", "...)
+					}
+					b = append(b, w...)
+				}
+				b = append(b, ")"...)
 			}
-			b.WriteString(". ")
+			b = append(b, ". "...)
 		}
-		if top := strongest(contrib, 2); len(top) > 0 {
-			b.WriteString("Signals that counted most for it: " + strings.Join(top, "; ") + ". ")
-		}
-		if r.nNamed > 0 {
+		b = appendStrongest(b, contrib)
+		if r.nNamed > 0 && e.u.Speaker != "" {
+			b = append(b, "Said by "...)
+			b = append(b, e.u.Speaker...)
 			if r.namedSpeakerUnit(e) {
-				b.WriteString("Said by " + e.u.Speaker + ", whom the question names. ")
-			} else if e.u.Speaker != "" {
-				b.WriteString("Said by " + e.u.Speaker + ", not the person the question names. ")
+				b = append(b, ", whom the question names. "...)
+			} else {
+				b = append(b, ", not the person the question names. "...)
 			}
 		}
 	}
-	switch date := e.u.Date; {
-	case date != "":
-		b.WriteString("Dated " + date + ".")
+	switch {
+	case e.u.Date != "":
+		b = append(b, "Dated "...)
+		b = append(b, e.u.Date...)
+		b = append(b, '.')
 	case e.u.Time != "":
-		b.WriteString("Dated " + e.u.Time + ".")
+		b = append(b, "Dated "...)
+		b = append(b, e.u.Time...)
+		b = append(b, '.')
 	default:
-		b.WriteString("Undated.")
+		b = append(b, "Undated."...)
 	}
-	if e.time != 0 {
+	// Every phrase relativeDate reads holds a time word (hasTimeWord).
+	if e.time != 0 && e.timeWord {
 		if rd, ok := relativeDate(s.text(e), e.time); ok {
-			b.WriteString(" “" + rd.phrase + "” there is " + rd.when + ".")
+			b = append(b, " “"...)
+			b = append(b, rd.phrase...)
+			b = append(b, "” there is "...)
+			b = append(b, rd.when...)
+			b = append(b, '.')
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
 // ordinal writes n as "1st", "2nd", "3rd", "4th", ..., "11th", "21st".
-func ordinal(n int) string {
-	suffix := "th"
+func ordinal(n int) string { return string(appendOrdinal(nil, n)) }
+
+func appendOrdinal(b []byte, n int) []byte {
+	b = strconv.AppendInt(b, int64(n), 10)
 	switch n % 100 {
 	case 11, 12, 13:
-	default:
-		switch n % 10 {
-		case 1:
-			suffix = "st"
-		case 2:
-			suffix = "nd"
-		case 3:
-			suffix = "rd"
-		}
+		return append(b, "th"...)
 	}
-	return strconv.Itoa(n) + suffix
+	switch n % 10 {
+	case 1:
+		return append(b, "st"...)
+	case 2:
+		return append(b, "nd"...)
+	case 3:
+		return append(b, "rd"...)
+	}
+	return append(b, "th"...)
 }
 
 // quoteList writes words as “a”, “b” and “c”.
-func quoteList(ws []string) string {
-	q := make([]string, len(ws))
+func quoteList(ws []string) string { return string(appendQuoted(nil, ws)) }
+
+func appendQuoted(b []byte, ws []string) []byte {
 	for i, w := range ws {
-		q[i] = "“" + w + "”"
+		switch {
+		case i == 0:
+		case i == len(ws)-1:
+			b = append(b, " and "...)
+		default:
+			b = append(b, ", "...)
+		}
+		b = append(b, "“"...)
+		b = append(b, w...)
+		b = append(b, "”"...)
 	}
-	if len(q) == 1 {
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+	return b
 }
 
 // signalWords says what each feature measures, for a reader.
@@ -192,35 +235,41 @@ var signalWords = map[string]string{
 	"session_hop":     "it is in the same chat as a best match",
 }
 
-// strongest returns, in words, the n contributions that raised the score
-// most (positive ones only, largest first, ties by name).
-func strongest(c Values, n int) []string {
-	type kv struct {
-		name string
-		v    float64
+// appendStrongest writes, in words, the two contributions that raised the
+// score most (positive ones only, largest first, ties by name), as
+// "Signals that counted most for it: a; b. ", or nothing without any.
+func appendStrongest(b []byte, c Values) []byte {
+	first, second := -1, -1
+	better := func(i, j int) bool { // c[i] above c[j]
+		return j < 0 || c[i].Value > c[j].Value || (c[i].Value == c[j].Value && c[i].Name < c[j].Name)
 	}
-	var pos []kv
-	for _, x := range c {
-		if x.Value > 0 {
-			pos = append(pos, kv{x.Name, x.Value})
+	for i, x := range c {
+		if x.Value <= 0 {
+			continue
 		}
-	}
-	slices.SortStableFunc(pos, func(a, b kv) int {
 		switch {
-		case a.v > b.v:
-			return -1
-		case a.v < b.v:
-			return 1
+		case better(i, first):
+			first, second = i, first
+		case better(i, second):
+			second = i
 		}
-		return strings.Compare(a.name, b.name)
-	})
-	var out []string
-	for _, x := range pos[:min(n, len(pos))] {
-		w := signalWords[x.name]
-		if w == "" {
-			w = x.name
-		}
-		out = append(out, w)
 	}
-	return out
+	if first < 0 {
+		return b
+	}
+	b = append(b, "Signals that counted most for it: "...)
+	for k, i := range [2]int{first, second} {
+		if i < 0 {
+			break
+		}
+		if k > 0 {
+			b = append(b, "; "...)
+		}
+		if w := signalWords[c[i].Name]; w != "" {
+			b = append(b, w...)
+		} else {
+			b = append(b, c[i].Name...)
+		}
+	}
+	return append(b, ". "...)
 }

@@ -52,3 +52,32 @@ func TestOrdinalAndQuoteList(t *testing.T) {
 		t.Errorf("quoteList = %s", got)
 	}
 }
+
+// TestRelativeDateWordsAreTimeWords: why reads a unit for a relative date
+// only when it holds a time word, so every word a phrase starts from must be
+// one.
+func TestRelativeDateWordsAreTimeWords(t *testing.T) {
+	for _, w := range []string{"yesterday", "tomorrow", "tonight", "last", "next", "ago"} {
+		if !timeWords[w] {
+			t.Errorf("%q is not in timeWords", w)
+		}
+	}
+}
+
+func TestAppendStrongest(t *testing.T) {
+	for _, c := range []struct {
+		in   Values
+		want string
+	}{
+		{Values{{Name: "bm25", Value: 0.5}, {Name: "dense", Value: 2}, {Name: "recency", Value: -3}}, "Signals that counted most for it: its meaning close to the question's (sentence vectors); the question's rarer words in it (BM25). "},
+		// Ties by name; only positive contributions count.
+		{Values{{Name: "opening", Value: 1}, {Name: "length", Value: 1}, {Name: "coverage", Value: 1}}, "Signals that counted most for it: how much of the question it covers; its length. "},
+		{Values{{Name: "bm25", Value: 0.5}, {Name: "dense", Value: 0}}, "Signals that counted most for it: the question's rarer words in it (BM25). "},
+		{Values{{Name: "bm25", Value: -1}}, ""},
+		{nil, ""},
+	} {
+		if got := string(appendStrongest(nil, c.in)); got != c.want {
+			t.Errorf("appendStrongest(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
