@@ -89,7 +89,7 @@ func (s *Store) why(r *retrieval, c *candidate, rank, of int, matched []string, 
 			b = append(b, c.anchor.u.ID...)
 			b = append(b, "). "...)
 		case hopFeedback:
-			b = append(b, "Found by the second hop, the question plus the words of the best matches"...)
+			b = append(b, "Found by the feedback hop, the question plus the words of the best matches"...)
 			if ws := s.hopWords(r, e, hopFeedback); len(ws) > 0 {
 				b = append(b, ": it shares "...)
 				b = appendQuoted(b, ws[:min(4, len(ws))])
@@ -230,7 +230,7 @@ var signalWords = map[string]string{
 	"expand_rank":     "its rank for the question's words and their near words",
 	"own_rank":        "its rank among the named person's turns",
 	"expand_bm25":     "the question's near words in it",
-	"feedback_rank":   "its rank in the second hop",
+	"feedback_rank":   "its rank in the feedback hop (the question plus the best matches' words)",
 	"near_rank":       "its rank for words close to the question's",
 	"session_hop":     "it is in the same chat as a best match",
 }

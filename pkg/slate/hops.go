@@ -95,7 +95,7 @@ func (s *Store) speakerPrior(r *retrieval, fused []float64) {
 	}
 }
 
-// feedback is the second hop: the words of the feedbackUnits best fused
+// feedback is the feedback hop: the words of the feedbackUnits best fused
 // units score by IDF, summed over the units with weight 1/(rank + 3); the
 // feedbackTerms best that the question lacks join its terms at their score
 // over the best's, and BM25 of that weighted query ranks the units (the

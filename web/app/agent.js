@@ -20,7 +20,7 @@ const HOPS = {
   first: 'first pass',
   context: 'next to a best match',
   session: 'same chat',
-  feedback: 'second hop',
+  feedback: 'feedback hop',
   near: 'similar words',
 };
 
