@@ -70,6 +70,22 @@ export interface Chosen {
   score: number;
   /** "retrieved" or "context" (a neighbour of a retrieved unit) */
   reason: string;
+  /**
+   * Hop is how the learned ranker's pool took the unit in: "first" (the
+   * fused lists' head), "context" (a turn near one of the best), "session"
+   * (three or four turns from one of the best), "feedback" (the question
+   * plus the best units' words) or "near" (words close in meaning to the
+   * question's); empty for a baseline.
+   */
+  hop?: string;
+  /**
+   * Matched are the question's words the unit holds; Why says in words
+   * why the unit is in the slate (its rank, those words, its hop, the
+   * speaker, its date and what a relative date in it points to). Both are
+   * left out with explain false.
+   */
+  matched?: string[];
+  why?: string;
   features?: Record<string, number>;
   /**
    * Contributions are each feature's term of a linear model's score
@@ -736,10 +752,10 @@ export interface Request {
   model?: Model;
   with_pool?: boolean;
   /**
-   * Explain, when false, leaves the chosen units' features, contributions
-   * and part scores out (the rank, score and reason stay): an agent that
-   * only reads the slate saves about a quarter of a selection inside
-   * WebAssembly. Default (nil) true.
+   * Explain, when false, leaves the chosen units' matched words, why,
+   * features, contributions and part scores out (the rank, score, reason
+   * and hop stay): an agent that only reads the slate saves about a
+   * quarter of a selection inside WebAssembly. Default (nil) true.
    */
   explain?: boolean;
 }

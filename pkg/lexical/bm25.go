@@ -217,7 +217,7 @@ type Hit struct {
 // the query terms + hits · log hits), and a scratch array of the largest
 // document's size.
 func (ix *Index) Score(query []string) []Hit {
-	hits := ix.hits(query)
+	hits := ix.hits(query, nil)
 	slices.SortFunc(hits, compareHits)
 	return hits
 }
@@ -227,7 +227,22 @@ func (ix *Index) Score(query []string) []Hit {
 // others after them in no particular order. Cost O(postings of the query
 // terms + hits + k · log k) expected.
 func (ix *Index) ScoreTop(query []string, k int) []Hit {
-	hits := ix.hits(query)
+	return topHits(ix.hits(query, nil), k)
+}
+
+// ScoreTopWeighted is ScoreTop for a weighted query: term query[i] counts
+// weights[i] times its BM25 term score (a repeated term counts once, with its
+// first weight), so an expanded query can lean on the words it was given
+// less than on the words asked. Cost that of ScoreTop.
+func (ix *Index) ScoreTopWeighted(query []string, weights []float64, k int) []Hit {
+	if len(weights) != len(query) {
+		panic("lexical: one weight per query term")
+	}
+	return topHits(ix.hits(query, weights), k)
+}
+
+// topHits orders the k best hits first (ScoreTop's order).
+func topHits(hits []Hit, k int) []Hit {
 	if k < len(hits) {
 		topk.Select(hits, k, hitBefore)
 		slices.SortFunc(hits[:k], compareHits)
@@ -251,8 +266,9 @@ func compareHits(a, b Hit) int {
 // hitBefore reports whether a ranks above b in compareHits' order.
 func hitBefore(a, b Hit) bool { return a.Score > b.Score || (a.Score == b.Score && a.Doc < b.Doc) }
 
-// hits scores every document holding a query term, in no particular order.
-func (ix *Index) hits(query []string) []Hit {
+// hits scores every document holding a query term, in no particular order,
+// each term's score times its weight when weights is not nil.
+func (ix *Index) hits(query []string, weights []float64) []Hit {
 	if ix.docs == 0 {
 		return nil
 	}
@@ -270,6 +286,9 @@ func (ix *Index) hits(query []string) []Hit {
 			continue
 		}
 		idf := ix.IDF(t)
+		if weights != nil {
+			idf *= weights[qi]
+		}
 		for _, x := range p {
 			f := float64(x.tf)
 			norm := k1 * (1 - b + b*float64(ix.lengths[x.doc])/avg)

@@ -176,3 +176,44 @@ func TestScoreTop(t *testing.T) {
 		}
 	}
 }
+
+func TestScoreTopWeightedByHand(t *testing.T) {
+	ix := corpus()
+	avg := 8.0 / 3
+	ln16, ln83 := math.Log(1.6), math.Log(8.0/3)
+	cases := []struct {
+		query   []string
+		weights []float64
+		want    []Hit
+	}{
+		// Weight 1 everywhere is ScoreTop.
+		{[]string{"dog", "cat"}, []float64{1, 1}, []Hit{
+			{1, bm25(ln16, 1, 3, avg) + bm25(ln16, 2, 3, avg)},
+			{2, bm25(ln16, 1, 2, avg)},
+			{0, bm25(ln16, 1, 3, avg)},
+		}},
+		// cat at a quarter: doc 0's cat falls from 0.45 to 0.11, below doc 2's dog (0.52).
+		{[]string{"dog", "cat"}, []float64{1, 0.25}, []Hit{
+			{1, bm25(ln16, 1, 3, avg) + 0.25*bm25(ln16, 2, 3, avg)},
+			{2, bm25(ln16, 1, 2, avg)},
+			{0, 0.25 * bm25(ln16, 1, 3, avg)},
+		}},
+		// A repeated term keeps its first weight: bird at a half (1.09 to 0.55) falls below doc 1's cats (0.62).
+		{[]string{"bird", "cat", "bird"}, []float64{0.5, 1, 3}, []Hit{
+			{1, bm25(ln16, 2, 3, avg)},
+			{2, 0.5 * bm25(ln83, 1, 2, avg)},
+			{0, bm25(ln16, 1, 3, avg)},
+		}},
+	}
+	for _, c := range cases {
+		got := ix.ScoreTopWeighted(c.query, c.weights, 10)
+		if len(got) != len(c.want) {
+			t.Fatalf("ScoreTopWeighted(%q, %v) = %v, want %v", c.query, c.weights, got, c.want)
+		}
+		for i := range got {
+			if got[i].Doc != c.want[i].Doc || math.Abs(got[i].Score-c.want[i].Score) > 1e-12 {
+				t.Errorf("ScoreTopWeighted(%q, %v)[%d] = %v, want %v", c.query, c.weights, i, got[i], c.want[i])
+			}
+		}
+	}
+}

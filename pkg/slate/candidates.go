@@ -6,6 +6,7 @@ type Candidate struct {
 	Key     int // insertion order, the tie-break of the fill
 	Tokens  int
 	Context bool
+	Line    uint64    // the key of its rendered line: a slate holds one unit per line (0: unknown)
 	X       []float64 // ordered as FeatureNames
 }
 
@@ -30,7 +31,7 @@ func (s *Store) Candidates(query, date string, pool int) ([]Candidate, error) {
 	cs := s.pool(r, pool, true)
 	out := make([]Candidate, len(cs))
 	for i, c := range cs {
-		out[i] = Candidate{ID: c.e.u.ID, Key: c.e.key, Tokens: c.e.tokens, Context: c.context, X: c.x}
+		out[i] = Candidate{ID: c.e.u.ID, Key: c.e.key, Tokens: c.e.tokens, Context: c.context, Line: lineKey(c.e), X: c.x}
 	}
 	return out, nil
 }

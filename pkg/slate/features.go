@@ -46,12 +46,15 @@ var FeatureNames = []string{
 	"expand_rank",     // 10 / (10 + BM25 rank for the query expanded with word-vector neighbours)
 	"own_rank",        // 10 / (10 + rank among the named speakers' units by word alignment); 0 when none is named
 	"expand_bm25",     // BM25 for the query expanded with word-vector neighbours / its best
+	"feedback_rank",   // 10 / (10 + rank for the question plus the best units' words), the feedback hop's list
+	"near_rank",       // 10 / (10 + rank for the store's words nearest the question's), the near-words hop's list
+	"session_hop",     // the session hop brought the unit: 3 or 4 turns from one of the best units
 }
 
 // FeatureGroups groups features for the ablation (as in AgentMemRec's Table 4).
 var FeatureGroups = map[string][]string{
-	"retrieval": {"bm25", "bm25_rank", "dense", "dense_rank", "fused_rank", "hop2_rank", "expand_rank", "expand_bm25"},
-	"context":   {"session_bm25", "session_rank", "neighbour_bm25", "neighbour_dense", "window_bm25", "session_dense", "prev_bm25", "next_bm25", "prev_fused", "next_fused", "prev_question"},
+	"retrieval": {"bm25", "bm25_rank", "dense", "dense_rank", "fused_rank", "hop2_rank", "expand_rank", "expand_bm25", "feedback_rank", "near_rank"},
+	"context":   {"session_bm25", "session_rank", "neighbour_bm25", "neighbour_dense", "window_bm25", "session_dense", "prev_bm25", "next_bm25", "prev_fused", "next_fused", "prev_question", "session_hop"},
 	"speaker":   {"speaker_named", "other_named", "own_statement", "both_named", "own_rank"},
 	"alignment": {"maxsim", "maxsim_rank", "session_maxsim"},
 	"key":       {"key_overlap", "coverage"},
@@ -68,6 +71,8 @@ type candidate struct {
 	x       []float64
 	score   float64
 	parts   []float64 // an ensemble's part scores
+	hop     uint8     // how it entered the pool (hopFirst, ...)
+	anchor  *entry    // for a context or session neighbour, the best unit it neighbours
 }
 
 var firstPerson = wordSet("i my me mine myself we our us ours")
@@ -199,5 +204,14 @@ func (s *Store) features(r *retrieval, c *candidate) {
 	}
 	if r.q.list {
 		x[27], x[28], x[29], x[30], x[31] = 1, x[10], x[12], x[22], x[6]
+	}
+	if r.feedRank != nil {
+		x[43] = rr(r.feedRank, e.pos, 10)
+	}
+	if r.nearRank != nil {
+		x[44] = rr(r.nearRank, e.pos, 10)
+	}
+	if c.hop == hopSession {
+		x[45] = 1
 	}
 }

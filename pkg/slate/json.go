@@ -81,6 +81,24 @@ func (c *Chosen) appendJSON(b []byte, html bool) ([]byte, error) {
 	}
 	b = append(b, `,"reason":`...)
 	b = jsonenc.AppendStringHTML(b, c.Reason, html)
+	if c.Hop != "" {
+		b = append(b, `,"hop":`...)
+		b = jsonenc.AppendStringHTML(b, c.Hop, html)
+	}
+	if len(c.Matched) > 0 {
+		b = append(b, `,"matched":[`...)
+		for i, w := range c.Matched {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonenc.AppendStringHTML(b, w, html)
+		}
+		b = append(b, ']')
+	}
+	if c.Why != "" {
+		b = append(b, `,"why":`...)
+		b = jsonenc.AppendStringHTML(b, c.Why, html)
+	}
 	if len(c.Features) > 0 {
 		b = append(b, `,"features":`...)
 		if b, err = appendValues(b, c.Features, html); err != nil {

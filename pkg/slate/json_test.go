@@ -20,6 +20,9 @@ type plainChosen struct {
 	Rank          int                `json:"rank"`
 	Score         float64            `json:"score"`
 	Reason        string             `json:"reason"`
+	Hop           string             `json:"hop,omitempty"`
+	Matched       []string           `json:"matched,omitempty"`
+	Why           string             `json:"why,omitempty"`
 	Features      map[string]float64 `json:"features,omitempty"`
 	Contributions map[string]float64 `json:"contributions,omitempty"`
 	PartScores    []float64          `json:"part_scores,omitempty"`
@@ -51,7 +54,7 @@ func plain(r Result) plainResult {
 	}
 	for _, c := range r.Units {
 		p.Units = append(p.Units, plainChosen{ID: c.ID, Session: c.Session, Line: c.Line, Tokens: c.Tokens, Rank: c.Rank,
-			Score: c.Score, Reason: c.Reason, Features: c.Features.Map(), Contributions: c.Contributions.Map(), PartScores: c.PartScores})
+			Score: c.Score, Reason: c.Reason, Hop: c.Hop, Matched: c.Matched, Why: c.Why, Features: c.Features.Map(), Contributions: c.Contributions.Map(), PartScores: c.PartScores})
 	}
 	return p
 }
@@ -66,7 +69,7 @@ func TestMarshalJSONMatchesEncodingJSON(t *testing.T) {
 		{Ranker: "bm25", Budget: 10, Tokens: 7, Pool: 3, Units: []Chosen{}},
 		{Ranker: `q"\<>&`, Units: []Chosen{{ID: "a\u2028b\u2029c", Session: "s\x00\x1f\x7f\b\f\n\r\t", Line: "caf\xe9 \xff ok é 😀 </script>",
 			Tokens: -3, Rank: 1, Score: -0.0, Reason: "context", PartScores: []float64{}}}},
-		{Ranker: "learned", Units: []Chosen{{ID: "x", Score: 0.030488, Features: valuesOf(feats),
+		{Ranker: "learned", Units: []Chosen{{ID: "x", Score: 0.030488, Hop: "feedback", Matched: []string{"pottery", "<b>&"}, Why: "Ranked 1st of 3. “Dated” <then> & \u2028.", Features: valuesOf(feats),
 			Contributions: valuesOf(map[string]float64{"z": 1e-7, "a": 1e21, "m": -1.5e-7, "b": 123456789.125, "c": 1e20, "d": math.Copysign(0, -1), "<&>": 1}),
 			PartScores:    []float64{3.91, -2.05, 0, 1e-6, 0.1, 2.5e-5, 999999999.999999}}}, PoolIDs: []string{"a", "<b>"}},
 	} {
@@ -112,7 +115,7 @@ func TestMarshalJSONCoversFields(t *testing.T) {
 		tags []string
 	}{
 		{Result{}, []string{"ranker", "budget", "tokens", "pool", "units", "pool_ids,omitempty"}},
-		{Chosen{}, []string{"id", "session", "line", "tokens", "rank", "score", "reason", "features,omitempty", "contributions,omitempty", "part_scores,omitempty"}},
+		{Chosen{}, []string{"id", "session", "line", "tokens", "rank", "score", "reason", "hop,omitempty", "matched,omitempty", "why,omitempty", "features,omitempty", "contributions,omitempty", "part_scores,omitempty"}},
 	} {
 		rt := reflect.TypeOf(c.v)
 		var tags []string

@@ -14,6 +14,7 @@ type query struct {
 	terms    []string // unique index terms, in order of appearance
 	words    []string // all lowercased words
 	content  []string // lowercased words without stop words
+	stems    []string // the index term of each content word
 	keys     []string // index terms of numbers, capitalized names and rare words
 	keyTerm  []int    // each key's index in terms
 	temporal bool     // asks when, how long, or about an order of events
@@ -61,6 +62,7 @@ func analyse(s *Store, q string, at int64) *query {
 		}
 		a.content = append(a.content, w)
 		t := text.Stem(w)
+		a.stems = append(a.stems, t)
 		if !seen[t] {
 			seen[t] = true
 			a.terms = append(a.terms, t)

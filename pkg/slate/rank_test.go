@@ -90,7 +90,7 @@ func TestMaxSimsMatchesMaxSim(t *testing.T) {
 	}
 	for _, qs := range []string{"Which day is Ann's pottery class now?", "pasta pasta recipe", "zzqx Bob", "the", "pottery class pasta recipe tomato basil Thursdays Tuesdays unwind lovely"} {
 		q := analyse(s, qs, 0)
-		got := s.maxSims(q)
+		got, _ := s.maxSims(q)
 		var qv [][]float32
 		var ws []float64
 		for _, w := range q.content {
@@ -127,7 +127,7 @@ func TestMaxSimsByHand(t *testing.T) {
 	}
 	// Both query words have IDF ln 2 (df 1 of N 2), so equal weights:
 	// unit 1: dog -> 0.8 (cat), tax -> 1; unit 2: dog -> 1, tax -> 0.6.
-	ms := s.maxSims(analyse(s, "dog tax", 0))
+	ms, _ := s.maxSims(analyse(s, "dog tax", 0))
 	for i, want := range []float64{0.9, 0.8} {
 		if math.Abs(ms[i]-want) > 1e-6 {
 			t.Errorf("unit %d: maxsim %v, want %v", i+1, ms[i], want)
@@ -167,5 +167,17 @@ func TestLarger(t *testing.T) {
 		if got := larger(c.a, c.b); got != c.want {
 			t.Errorf("larger(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// TestSignalWordsCoverFeatures: every feature is said in words.
+func TestSignalWordsCoverFeatures(t *testing.T) {
+	for _, f := range FeatureNames {
+		if signalWords[f] == "" {
+			t.Errorf("feature %s has no words in signalWords", f)
+		}
+	}
+	if len(signalWords) != len(FeatureNames) {
+		t.Errorf("signalWords has %d entries, FeatureNames %d", len(signalWords), len(FeatureNames))
 	}
 }

@@ -47,6 +47,12 @@ type retrieval struct {
 	ownRank    []int32   // by unit: rank in the named speakers' list (nil: none named)
 	expand     []float64 // by unit: BM25 of the expanded query (nil: no expansion)
 	maxExpand  float64
+	// The hops after the first pass (hops.go).
+	cos       wordCosines // each distinct query word's cosine with each store word
+	feedRank  []int32     // by unit: rank for the question plus the best units' words (nil: none)
+	feedTerms []string    // the words the feedback hop added, best first
+	nearRank  []int32     // by unit: rank for the store's words nearest the question's (nil: none)
+	nearTerms []nearTerm  // the words the near-words hop looked for
 }
 
 // Fusion constants: the k of reciprocal rank fusion (Cormack, Clarke and
@@ -142,7 +148,7 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 	}
 	// Word alignment over every unit, as a third list; with a speaker named
 	// in the question, that speaker's units ranked by alignment as a fourth.
-	r.maxsim = s.maxSims(q)
+	r.maxsim, r.cos = s.maxSims(q)
 	r.maxsimRank = ranks(n)
 	for i, p := range rankOrder(r.maxsim, nil, depth) {
 		fused[p] += 1.0 / float64(rrfK+i+1)
@@ -196,12 +202,15 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 			fused[p] += hopWeight / float64(rrfK+i+1)
 		}
 	}
+	s.speakerPrior(r, fused)
 	order := rankOrder(fused, nil, depth)
 	r.fused = s.atPositions(order)
 	r.fusedRank = ranks(n)
 	for i, p := range order {
 		r.fusedRank[p] = int32(i)
 	}
+	s.feedback(r)
+	s.nearWords(r)
 	return r
 }
 
@@ -221,12 +230,13 @@ func (s *Store) atPositions(ps []int32) []*entry {
 // (padded to a multiple of 4 with -Inf); a unit then takes, for each query
 // word, the best cosine among its distinct words, four query words at a time
 // in registers. Cost O(vocabulary · distinct query words · dim + words of all
-// units · distinct query words).
-func (s *Store) maxSims(q *query) []float64 {
+// units · distinct query words). The table of cosines is returned too, for
+// the near-words hop.
+func (s *Store) maxSims(q *query) ([]float64, wordCosines) {
 	out := make([]float64, len(s.entries))
 	nq := len(q.content)
 	if nq == 0 {
-		return out
+		return out, wordCosines{}
 	}
 	// slot[i] is query word i's column among the distinct words.
 	slot := make([]int, nq)
@@ -243,7 +253,7 @@ func (s *Store) maxSims(q *query) []float64 {
 		wsum += ws[i]
 	}
 	if wsum == 0 {
-		return out
+		return out, wordCosines{}
 	}
 	nd := len(distinct)
 	w4 := (nd + 3) &^ 3 // row width
@@ -351,7 +361,7 @@ func (s *Store) maxSims(q *query) []float64 {
 		}
 		out[p] = sum / wsum
 	}
-	return out
+	return out, wordCosines{sims: sims, width: w4, words: distinct}
 }
 
 // expand returns the query's terms plus the hopTerms terms of highest IDF
@@ -391,8 +401,9 @@ func (s *Store) expand(q *query, first []*entry) []string {
 func (s *Store) pool(r *retrieval, n int, withFeatures bool) []*candidate {
 	m := min(n, len(r.fused))
 	// The candidates live in one array: m retrieved, at most 2·contextSpan
-	// context neighbours for each of the contextTop best.
-	store := make([]candidate, 0, m+2*contextSpan*min(contextTop, m))
+	// context neighbours for each of the contextTop best, and what the hops
+	// add.
+	store := make([]candidate, 0, m+2*contextSpan*min(contextTop, m)+3*hopQuota)
 	out := make([]*candidate, 0, cap(store))
 	add := func(c candidate) {
 		store = append(store, c)
@@ -409,9 +420,15 @@ func (s *Store) pool(r *retrieval, n int, withFeatures bool) []*candidate {
 		for _, x := range ar {
 			if x != nil && !in[x.pos] {
 				in[x.pos] = true
-				add(candidate{e: x, fused: n, context: true})
+				add(candidate{e: x, fused: n, context: true, hop: hopContext, anchor: out[i].e})
 			}
 		}
+	}
+	if withFeatures {
+		s.addHops(r, in, func(c candidate) {
+			c.fused = n
+			add(c)
+		})
 	}
 	if !withFeatures {
 		return out

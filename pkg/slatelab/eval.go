@@ -2,6 +2,7 @@ package slatelab
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/recmem/recmem/pkg/dataset"
@@ -12,14 +13,15 @@ import (
 // Metrics summarize slates over a set of questions. A question is complete
 // when its slate (or pool) holds all of its evidence.
 type Metrics struct {
-	Questions  int     `json:"questions"`
-	RSlate     float64 `json:"r_slate"`    // fraction of questions whose slate is complete
-	RSlateK2   float64 `json:"r_slate_k2"` // the same over questions whose evidence spans ≥ 2 sessions
-	RSlateK3   float64 `json:"r_slate_k3"` // ... ≥ 3 sessions
-	Recall     float64 `json:"recall"`     // mean fraction of the evidence in the slate
-	RPool      float64 `json:"r_pool"`     // fraction of questions whose pool is complete
-	MeanTokens float64 `json:"mean_tokens"`
-	P50Ms      float64 `json:"p50_select_ms"`
+	Questions   int     `json:"questions"`
+	QuestionsK2 int     `json:"questions_k2"` // questions whose evidence spans ≥ 2 sessions
+	RSlate      float64 `json:"r_slate"`      // fraction of questions whose slate is complete
+	RSlateK2    float64 `json:"r_slate_k2"`   // the same over questions whose evidence spans ≥ 2 sessions
+	RSlateK3    float64 `json:"r_slate_k3"`   // ... ≥ 3 sessions
+	Recall      float64 `json:"recall"`       // mean fraction of the evidence in the slate
+	RPool       float64 `json:"r_pool"`       // fraction of questions whose pool is complete
+	MeanTokens  float64 `json:"mean_tokens"`
+	P50Ms       float64 `json:"p50_select_ms"`
 }
 
 // Tally accumulates per-question outcomes into Metrics.
@@ -91,7 +93,7 @@ func (t *Tally) Metrics() Metrics {
 		}
 		return round(float64(a)/float64(b), 1e4)
 	}
-	m := Metrics{Questions: t.n, RSlate: frac(t.full, t.n), RSlateK2: frac(t.full2, t.n2), RSlateK3: frac(t.full3, t.n3),
+	m := Metrics{Questions: t.n, QuestionsK2: t.n2, RSlate: frac(t.full, t.n), RSlateK2: frac(t.full2, t.n2), RSlateK3: frac(t.full3, t.n3),
 		RPool: frac(t.pool, t.n)}
 	if t.n > 0 {
 		m.Recall = round(t.recall/float64(t.n), 1e4)
@@ -119,6 +121,17 @@ type Pooled struct {
 
 // PoolAll computes the candidate pools of every eligible question.
 func PoolAll(convs []dataset.Conversation, pool int, table *vector.Table) ([]Pooled, error) {
+	return poolWhere(convs, pool, table, dataset.Question.Eligible)
+}
+
+// PoolAdversarial computes the candidate pools of LoCoMo's adversarial
+// questions (Adversarial), which are reported by category but never train a
+// model nor count in the headline figures.
+func PoolAdversarial(convs []dataset.Conversation, pool int, table *vector.Table) ([]Pooled, error) {
+	return poolWhere(convs, pool, table, Adversarial)
+}
+
+func poolWhere(convs []dataset.Conversation, pool int, table *vector.Table, keep func(dataset.Question) bool) ([]Pooled, error) {
 	if table == nil {
 		table = vector.Default()
 	}
@@ -129,7 +142,7 @@ func PoolAll(convs []dataset.Conversation, pool int, table *vector.Table) ([]Poo
 			return nil, fmt.Errorf("slate: conversation %s: %w", c.ID, err)
 		}
 		for _, q := range c.Questions {
-			if !q.Eligible() {
+			if !keep(q) {
 				continue
 			}
 			cs, err := s.Candidates(q.Text, q.Date, pool)
@@ -151,7 +164,30 @@ func PoolAll(convs []dataset.Conversation, pool int, table *vector.Table) ([]Poo
 // each budget; with k the number of conversations it is
 // leave-one-conversation-out. It returns one Metrics per budget.
 func CrossValidateFolds(ps []Pooled, k int, train func([]Group) (*slate.Model, error), budgets []int) ([]Metrics, error) {
+	cv, err := CrossValidate(ps, nil, k, train, budgets)
+	if err != nil {
+		return nil, err
+	}
+	return cv.Metrics, nil
+}
+
+// CV is a cross-validation's outcome: per budget, the metrics over the
+// pooled questions and the tallies by category (the extra questions, such
+// as the adversarial ones, counted only there).
+type CV struct {
+	Metrics    []Metrics
+	Categories []Categories
+}
+
+// CrossValidate is CrossValidateFolds with the tallies by category; extra
+// questions are ranked by their fold's model and tallied only by category,
+// never trained on. Cost: k trainings, and a fill per question and budget.
+func CrossValidate(ps, extra []Pooled, k int, train func([]Group) (*slate.Model, error), budgets []int) (CV, error) {
 	tallies := make([]Tally, len(budgets))
+	cats := make([]Categories, len(budgets))
+	for i := range cats {
+		cats[i] = Categories{}
+	}
 	for held := 0; held < k; held++ {
 		var groups []Group
 		for _, p := range ps {
@@ -161,9 +197,9 @@ func CrossValidateFolds(ps []Pooled, k int, train func([]Group) (*slate.Model, e
 		}
 		m, err := train(groups)
 		if err != nil {
-			return nil, err
+			return CV{}, err
 		}
-		for _, p := range ps {
+		for i, p := range append(slices.Clip(ps), extra...) {
 			if p.Conv%k != held {
 				continue
 			}
@@ -177,13 +213,17 @@ func CrossValidateFolds(ps []Pooled, k int, train func([]Group) (*slate.Model, e
 			scores := m.ScoreAll(xs, keys)
 			for bi, b := range budgets {
 				ids, used := slate.Fill(p.Group.Cands, scores, b)
-				tallies[bi].Add(Outcome{Kappa: p.Kappa, Evidence: p.Gold, Slate: ids, Pool: pool, Tokens: used})
+				o := Outcome{Kappa: p.Kappa, Evidence: p.Gold, Slate: ids, Pool: pool, Tokens: used}
+				if i < len(ps) {
+					tallies[bi].Add(o)
+				}
+				cats[bi].Add(p.Category, o)
 			}
 		}
 	}
-	out := make([]Metrics, len(budgets))
+	out := CV{Metrics: make([]Metrics, len(budgets)), Categories: cats}
 	for i := range tallies {
-		out[i] = tallies[i].Metrics()
+		out.Metrics[i] = tallies[i].Metrics()
 	}
 	return out, nil
 }

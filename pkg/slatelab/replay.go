@@ -26,14 +26,33 @@ type Replay struct {
 	Models []*slate.Model
 	// Rankers are asked in this order (none: every one of slate.Rankers).
 	Rankers []string
+	// Adversarial asks LoCoMo's adversarial questions too (Adversarial),
+	// tallied only under their category, never in the rankers' totals.
+	Adversarial bool
 	// Progress, when set, is told after every question.
 	Progress func(conv string, done, total int)
+}
+
+// Replayed is what a replay measured: each ranker's tally over the eligible
+// questions, and each ranker's tallies by question category.
+type Replayed struct {
+	Rankers    map[string]*Tally
+	Categories map[string]Categories
 }
 
 // Run replays convs on c and returns each ranker's tally. The caller's
 // memory is reset for each conversation; the first error stops the run,
 // naming the conversation and question.
 func (r Replay) Run(c engine.Caller, convs []dataset.Conversation) (map[string]*Tally, error) {
+	out, err := r.RunAll(c, convs)
+	if err != nil {
+		return nil, err
+	}
+	return out.Rankers, nil
+}
+
+// RunAll is Run, with the tallies by question category too.
+func (r Replay) RunAll(c engine.Caller, convs []dataset.Conversation) (*Replayed, error) {
 	if r.Limit > 0 && r.Limit < len(convs) {
 		convs = convs[:r.Limit]
 	}
@@ -42,13 +61,16 @@ func (r Replay) Run(c engine.Caller, convs []dataset.Conversation) (map[string]*
 		rankers = slate.Rankers
 	}
 	tallies := map[string]*Tally{}
+	cats := map[string]Categories{}
 	for _, name := range rankers {
 		tallies[name] = &Tally{}
+		cats[name] = Categories{}
 	}
+	asked := func(q dataset.Question) bool { return q.Eligible() || (r.Adversarial && Adversarial(q)) }
 	total, done := 0, 0
 	for _, conv := range convs {
 		for _, q := range conv.Questions {
-			if q.Eligible() {
+			if asked(q) {
 				total++
 			}
 		}
@@ -65,7 +87,7 @@ func (r Replay) Run(c engine.Caller, convs []dataset.Conversation) (map[string]*
 			model = r.Models[ci%len(r.Models)]
 		}
 		for _, q := range conv.Questions {
-			if !q.Eligible() {
+			if !asked(q) {
 				continue
 			}
 			for _, name := range rankers {
@@ -73,7 +95,10 @@ func (r Replay) Run(c engine.Caller, convs []dataset.Conversation) (map[string]*
 				if err != nil {
 					return nil, fmt.Errorf("%s: %q: %w", conv.ID, q.Text, err)
 				}
-				tallies[name].Add(o)
+				if q.Eligible() {
+					tallies[name].Add(o)
+				}
+				cats[name].Add(q.Category, o)
 			}
 			done++
 			if r.Progress != nil {
@@ -81,7 +106,7 @@ func (r Replay) Run(c engine.Caller, convs []dataset.Conversation) (map[string]*
 			}
 		}
 	}
-	return tallies, nil
+	return &Replayed{Rankers: tallies, Categories: cats}, nil
 }
 
 // ask selects one slate for q with the named ranker and scores it against

@@ -77,6 +77,43 @@ func TestReplay(t *testing.T) {
 	}
 }
 
+// TestReplayCategories: with Adversarial, the category-5 question is asked
+// and tallied under "adversarial" only; the totals keep the eligible ones.
+func TestReplayCategories(t *testing.T) {
+	out, err := Replay{Budget: 100000, Adversarial: true}.RunAll(engine.New(), replayConvs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := out.Rankers["learned"].Metrics().Questions; q != 2 {
+		t.Errorf("learned total: %d questions, want 2", q)
+	}
+	cats := out.Categories["learned"]
+	if got := cats.Names(); strings.Join(got, ",") != "multi-hop,adversarial" {
+		t.Errorf("categories %v, want multi-hop, adversarial", got)
+	}
+	if m := cats["multi-hop"].Metrics(); m.Questions != 2 || m.RSlate != 1 {
+		t.Errorf("multi-hop %+v", m)
+	}
+	if m := cats["adversarial"].Metrics(); m.Questions != 1 || m.RSlate != 1 {
+		t.Errorf("adversarial %+v", m)
+	}
+	without, err := Replay{Budget: 100000}.RunAll(engine.New(), replayConvs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := without.Categories["bm25"]["adversarial"]; ok {
+		t.Error("adversarial questions asked without Adversarial")
+	}
+}
+
+func TestCategoryName(t *testing.T) {
+	for in, want := range map[string]string{"1": "multi-hop", "2": "temporal", "3": "open-domain", "4": "single-hop", "5": "adversarial", "multi-session": "multi-session", "": ""} {
+		if got := CategoryName(in); got != want {
+			t.Errorf("CategoryName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // TestReplayNamesTheConversation: a turn the store refuses stops the run
 // with an error naming the conversation and the export.
 func TestReplayNamesTheConversation(t *testing.T) {

@@ -2,6 +2,7 @@ package slatelab
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/recmem/recmem/pkg/slate"
@@ -13,7 +14,7 @@ func TestTally(t *testing.T) {
 	tl.Add(Outcome{Kappa: 2, Evidence: []string{"a", "c"}, Slate: []string{"a"}, Pool: map[string]bool{"a": true, "c": true}, Tokens: 200, Ms: 4})
 	tl.Add(Outcome{Kappa: 3, Evidence: []string{"x", "y", "z"}, Slate: []string{"x", "y", "z"}, Tokens: 300, Ms: 3})
 	got := tl.Metrics()
-	want := Metrics{Questions: 3, RSlate: 0.6667, RSlateK2: 0.5, RSlateK3: 1, Recall: round((1+0.5+1)/3.0, 1e4), RPool: 0.6667, MeanTokens: 200, P50Ms: 3}
+	want := Metrics{Questions: 3, QuestionsK2: 2, RSlate: 0.6667, RSlateK2: 0.5, RSlateK3: 1, Recall: round((1+0.5+1)/3.0, 1e4), RPool: 0.6667, MeanTokens: 200, P50Ms: 3}
 	if got != want {
 		t.Fatalf("Metrics = %+v\nwant %+v", got, want)
 	}
@@ -62,5 +63,45 @@ func TestTrainLearnsTheSignal(t *testing.T) {
 	x[0] = 1
 	if gb.Score(x) <= lo {
 		t.Error("gbdt does not prefer high bm25")
+	}
+}
+
+// TestCrossValidateCategories: the extra (adversarial) questions are ranked
+// by their fold's model and tallied only by category; no model trains on
+// them.
+func TestCrossValidateCategories(t *testing.T) {
+	cand := func(id string, bm25 float64) slate.Candidate {
+		x := make([]float64, len(slate.FeatureNames))
+		x[0] = bm25
+		return slate.Candidate{ID: id, Tokens: 10, X: x}
+	}
+	q := func(conv int, cat, gold string) Pooled {
+		return Pooled{Conv: conv, Category: cat, Kappa: 1, Gold: []string{gold},
+			Group: Group{Cands: []slate.Candidate{cand("a", 1), cand("b", 0)}, Gold: map[string]bool{gold: true}}}
+	}
+	ps := []Pooled{q(0, "4", "a"), q(0, "1", "a"), q(1, "4", "a"), q(1, "2", "a")}
+	extra := []Pooled{q(0, "5", "b"), q(1, "5", "a")}
+	trained := 0
+	train := func(gs []Group) (*slate.Model, error) {
+		trained += len(gs)
+		return &slate.Model{Kind: "linear", Features: []string{"bm25"}, Mean: []float64{0}, Scale: []float64{1}, Weights: []float64{1}}, nil
+	}
+	// B = 10: one unit fits, the one of higher bm25 ("a").
+	cv, err := CrossValidate(ps, extra, 2, train, []int{10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if trained != 4 {
+		t.Errorf("trained on %d groups over 2 folds, want 4 (2 per fold, never the extra ones)", trained)
+	}
+	if m := cv.Metrics[0]; m.Questions != 4 || m.RSlate != 1 {
+		t.Errorf("metrics %+v, want 4 questions all complete", m)
+	}
+	c := cv.Categories[0]
+	if got := strings.Join(c.Names(), ","); got != "single-hop,multi-hop,temporal,adversarial" {
+		t.Errorf("categories %s", got)
+	}
+	if m := c["adversarial"].Metrics(); m.Questions != 2 || m.RSlate != 0.5 {
+		t.Errorf("adversarial %+v, want 2 questions, one complete", m)
 	}
 }

@@ -20,24 +20,50 @@ export function isoDate(s) {
 }
 
 // parseDialogFile returns {format, units, questions, conversations} for the
-// text of a LoCoMo or LongMemEval file. conversation picks one LoCoMo
-// conversation or LongMemEval question (default 0).
+// text (or the already parsed JSON) of a LoCoMo or LongMemEval file.
+// conversation picks one LoCoMo conversation or LongMemEval question
+// (default 0).
 export function parseDialogFile(text, conversation = 0) {
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new Error(`not JSON: ${err.message}`);
+  const [format, list] = dialogList(text);
+  return format === 'LoCoMo' ? parseLoCoMo(list, conversation) : parseLongMemEval(list, conversation);
+}
+
+// dialogChoices lists what a file holds, for the page to offer a choice when
+// there are several: {format, choices: [{index, label}]}, a LoCoMo
+// conversation labelled by its id, speakers and turns, a LongMemEval
+// question by its id and text.
+export function dialogChoices(text) {
+  const [format, list] = dialogList(text);
+  const choices = list.map((c, index) => {
+    if (!c || typeof c !== 'object') return { index, label: `item ${index + 1}` };
+    if (format === 'LoCoMo') {
+      const conv = c.conversation ?? {};
+      const turns = Object.keys(conv).filter((k) => /^session_\d+$/.test(k)).reduce((n, k) => n + (Array.isArray(conv[k]) ? conv[k].length : 0), 0);
+      const who = [conv.speaker_a, conv.speaker_b].filter((x) => typeof x === 'string').join(' and ');
+      return { index, label: `${c.sample_id ?? `conversation ${index + 1}`} (${who ? `${who}, ` : ''}${turns} turns)` };
+    }
+    const q = typeof c.question === 'string' ? c.question : '';
+    return { index, label: `${c.question_id ?? `question ${index + 1}`}${q ? `: ${q.length > 60 ? `${q.slice(0, 57)}...` : q}` : ''}` };
+  });
+  return { format, choices };
+}
+
+// dialogList reads the file's list and tells its format, or throws saying
+// what was expected.
+function dialogList(text) {
+  let data = text;
+  if (typeof text === 'string') {
+    try {
+      data = JSON.parse(text);
+    } catch (err) {
+      throw new Error(`not JSON: ${err.message}`);
+    }
   }
   const list = Array.isArray(data) ? data : [data];
   if (list.length === 0) throw new Error('the file holds an empty list');
   const first = list[0];
-  if (first && typeof first === 'object' && first.conversation && typeof first.conversation === 'object') {
-    return parseLoCoMo(list, conversation);
-  }
-  if (first && typeof first === 'object' && Array.isArray(first.haystack_sessions)) {
-    return parseLongMemEval(list, conversation);
-  }
+  if (first && typeof first === 'object' && first.conversation && typeof first.conversation === 'object') return ['LoCoMo', list];
+  if (first && typeof first === 'object' && Array.isArray(first.haystack_sessions)) return ['LongMemEval', list];
   throw new Error('not a LoCoMo file (objects with "conversation") nor a LongMemEval file (objects with "haystack_sessions")');
 }
 
@@ -55,10 +81,12 @@ function parseLoCoMo(list, i) {
   const sessions = Object.keys(conv).filter((k) => /^session_\d+$/.test(k))
     .sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)));
   if (sessions.length === 0) throw new Error(`conversation ${n}: no session_N lists`);
+  let lastDate = '';
   for (const s of sessions) {
     const turns = conv[s];
     if (!Array.isArray(turns)) throw new Error(`conversation ${n}.${s}: not a list of turns`);
     const date = typeof conv[`${s}_date_time`] === 'string' ? conv[`${s}_date_time`] : '';
+    if (isoDate(date)) lastDate = date;
     turns.forEach((t, j) => {
       if (!t || typeof t.text !== 'string') throw new Error(`conversation ${n}.${s}[${j}].text: missing`);
       let text = t.text;
@@ -68,7 +96,7 @@ function parseLoCoMo(list, i) {
   }
   const questions = (Array.isArray(c.qa) ? c.qa : [])
     .filter((q) => q && typeof q.question === 'string')
-    .map((q) => ({ question: q.question, answer: q.answer ?? q.adversarial_answer ?? '', evidence: q.evidence ?? [] }));
+    .map((q) => ({ question: q.question, answer: q.answer ?? q.adversarial_answer ?? '', evidence: q.evidence ?? [], date: lastDate }));
   return { format: 'LoCoMo', name: c.sample_id || `conversation ${n}`, units, questions, conversations: list.length, index: n };
 }
 

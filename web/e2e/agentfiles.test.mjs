@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseDialogFile, isoDate } from '../app/agentfiles.js';
+import { parseDialogFile, dialogChoices, isoDate } from '../app/agentfiles.js';
+import { exampleConversation } from '../app/example.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = (name) => readFileSync(path.join(root, 'testdata/web', name), 'utf8');
@@ -44,4 +45,38 @@ test('files in neither shape are refused with a clear message', () => {
   assert.throws(() => parseDialogFile('[]'), /empty list/);
   assert.throws(() => parseDialogFile('[{"nothing": 1}]'), /not a LoCoMo file .* nor a LongMemEval file/);
   assert.throws(() => parseDialogFile('[{"conversation": {"session_1": [{"speaker": "A"}]}}]'), /session_1\[0\]\.text: missing/);
+});
+
+test('a file of several conversations lists them to choose from, and one is read', () => {
+  const text = fixture('locomo-two.json');
+  const { format, choices } = dialogChoices(text);
+  assert.equal(format, 'LoCoMo');
+  assert.deepEqual(choices, [
+    { index: 0, label: 'two-1 (Rosa and Ivan, 5 turns)' },
+    { index: 1, label: 'two-2 (Noor and Eli, 6 turns)' },
+  ]);
+  const r = parseDialogFile(text, 1);
+  assert.equal(r.name, 'two-2');
+  assert.equal(r.units.length, 6);
+  assert.equal(r.units[0].speaker, 'Noor');
+  // A LoCoMo question is asked as of the conversation's last session.
+  assert.equal(r.questions[1].date, '7:05 pm on 3 June, 2023');
+  assert.deepEqual(dialogChoices(fixture('longmemeval-mini.json')).choices, [
+    { index: 0, label: 'lme-mini-1: Which city did I move to after I changed jobs?' },
+  ]);
+  assert.throws(() => dialogChoices('[{"nothing": 1}]'), /not a LoCoMo file/);
+});
+
+test('the built-in example conversation reads as a LoCoMo file, its questions dated at its last chat', () => {
+  const r = parseDialogFile(exampleConversation());
+  assert.equal(r.format, 'LoCoMo');
+  assert.equal(r.name, 'example');
+  assert.equal(new Set(r.units.map((u) => u.session)).size, 6);
+  assert.equal(r.units.length, 33);
+  assert.ok(r.units.every((u) => u.date && u.time && u.speaker), 'every turn has a date and a speaker');
+  assert.equal(r.questions[0].question, "Which day is Maya's pottery class now?");
+  assert.equal(isoDate(r.questions[0].date), '2024-06-08');
+  // Every evidence id names a turn of the example.
+  const ids = new Set(r.units.map((u) => u.id));
+  for (const q of r.questions) for (const e of q.evidence) assert.ok(ids.has(e), `${q.question}: ${e}`);
 });

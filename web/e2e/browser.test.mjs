@@ -345,19 +345,19 @@ test('a slate query in the agent-memory view', async (t) => {
   assert.match(await page.locator('#error').textContent(), /bad\.json/);
 
   await step(() => page.setInputFiles('#dialog-file', path.join(root, 'testdata/web/locomo-mini.json')), 'import dialogue');
-  assert.match(await page.locator('#dialog-file-meta').textContent(), /LoCoMo · handmade-1: 12 turns added/);
+  assert.match(await page.locator('#dialog-file-meta').textContent(), /LoCoMo · handmade-1: 12 turns in \d+ sessions added/);
   await step(() => page.setInputFiles('#dialog-file', path.join(root, 'testdata/web/longmemeval-mini.json')), 'import dialogue');
-  assert.match(await page.locator('#dialog-file-meta').textContent(), /LongMemEval · lme-mini-1: 6 turns added/);
+  assert.match(await page.locator('#dialog-file-meta').textContent(), /LongMemEval · lme-mini-1: 6 turns in \d+ sessions added/);
 
   await page.fill('#turn-text', 'Remember that my favourite pottery glaze is celadon green.');
   await step(() => page.click('#turn-form button[type="submit"]'), 'add turn');
-  assert.equal(await page.locator('#units li[data-unit]').count(), 19);
+  assert.equal(await page.locator('#sources li[data-unit]').count(), 19);
 
   await page.fill('#question', 'What colour did Ana paint her first pottery bowl?');
   await page.fill('#budget', '60');
   await step(() => page.click('#ask-form button[type="submit"]'), 'select slate');
   const units = await page.locator('#slate li[data-unit]').evaluateAll((els) => els.map((e) => e.dataset.unit));
-  assert.ok(units.includes('D2:2'), `the slate holds the evidence turn: ${units}`);
+  assert.ok(units.includes('handmade-1/D2:2'), `the slate holds the evidence turn: ${units}`);
   const meta = await page.locator('#slate-meta').textContent();
   const m = meta.match(/(\d+) of (\d+) tokens used/);
   assert.ok(m && Number(m[1]) <= 60 && Number(m[2]) === 60, meta);
@@ -368,7 +368,7 @@ test('a slate query in the agent-memory view', async (t) => {
   await page.reload();
   await ready();
   await tab('agent');
-  assert.equal(await page.locator('#units li[data-unit]').count(), 19);
+  assert.equal(await page.locator('#sources li[data-unit]').count(), 19);
   assert.deepEqual(pageErrors, []);
 });
 

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/slate"
@@ -20,10 +23,23 @@ func init() {
 	}
 }
 
-// slateReport is the JSON printed by `eval slate --json` (a contract).
+// slateReport is the JSON printed by `eval slate --json` (a contract: keys
+// are only ever added).
 type slateReport struct {
 	slatelab.Metrics
 	Baselines map[string]slatelab.Metrics `json:"baselines"`
+	// Categories are every ranker's metrics by question category at each
+	// of the --budgets (LoCoMo's adversarial questions included, which
+	// the figures above leave out).
+	Categories []categoryRow `json:"categories"`
+}
+
+// categoryRow is one ranker's metrics on one category at one budget.
+type categoryRow struct {
+	Category string `json:"category"`
+	Ranker   string `json:"ranker"`
+	Budget   int    `json:"budget"`
+	slatelab.Metrics
 }
 
 // runEvalSlate is `recmem eval slate`: the learned ranker and every
@@ -43,7 +59,13 @@ func runEvalSlate(args []string, stdout, stderr io.Writer) int {
 	kind := fs.String("kind", "ensemble", "model `KIND` trained for --cv: ensemble, linear or gbdt")
 	wasm := fs.String("wasm", "", "path of plugin.wasm (default: found automatically)")
 	limit := fs.Int("convs", 0, "evaluate only the first `N` conversations (0: all; --cv still trains on all)")
+	budgetList := fs.String("budgets", "1000,2000", "comma-separated budgets of the by-category table")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	catBudgets, err := parseBudgets(*budgetList)
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem eval slate: --budgets:", err)
 		return 2
 	}
 	if *data == "" || fs.NArg() > 0 {
@@ -54,6 +76,10 @@ func runEvalSlate(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem eval slate:", err)
 		return 1
+	}
+	if *budget <= 0 {
+		fmt.Fprintf(stderr, "recmem eval slate: --budget: must be positive, got %d\n", *budget)
+		return 2
 	}
 	var models []*slate.Model
 	if *modelFile != "" {
@@ -86,26 +112,44 @@ func runEvalSlate(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer done()
-	replay := slatelab.Replay{Budget: *budget, Pool: *pool, Limit: *limit, Models: models}
 	progress := isTerminal(stderr)
-	if progress {
-		replay.Progress = func(conv string, done, total int) {
-			if done%20 == 0 {
-				fmt.Fprintf(stderr, "\r%s: %d/%d questions", conv, done, total)
+	// One replay per budget: the headline figures at --budget, the table by
+	// category at each of --budgets.
+	runs := map[int]*slatelab.Replayed{}
+	for _, b := range append([]int{*budget}, catBudgets...) {
+		if runs[b] != nil {
+			continue
+		}
+		replay := slatelab.Replay{Budget: b, Pool: *pool, Limit: *limit, Models: models, Adversarial: true}
+		if progress {
+			replay.Progress = func(conv string, done, total int) {
+				if done%20 == 0 {
+					fmt.Fprintf(stderr, "\rB=%d %s: %d/%d questions", b, conv, done, total)
+				}
 			}
 		}
+		out, err := replay.RunAll(c, convs)
+		if progress {
+			fmt.Fprintln(stderr)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "recmem eval slate:", err)
+			return 1
+		}
+		runs[b] = out
 	}
-	tallies, err := replay.Run(c, convs)
-	if progress {
-		fmt.Fprintln(stderr)
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "recmem eval slate:", err)
-		return 1
-	}
-	rep := slateReport{Metrics: tallies["learned"].Metrics(), Baselines: map[string]slatelab.Metrics{}}
+	head := runs[*budget]
+	rep := slateReport{Metrics: head.Rankers["learned"].Metrics(), Baselines: map[string]slatelab.Metrics{}, Categories: []categoryRow{}}
 	for _, r := range slate.Rankers[1:] {
-		rep.Baselines[r] = tallies[r].Metrics()
+		rep.Baselines[r] = head.Rankers[r].Metrics()
+	}
+	for _, b := range catBudgets {
+		cats := runs[b].Categories
+		for _, name := range cats["learned"].Names() {
+			for _, r := range slate.Rankers {
+				rep.Categories = append(rep.Categories, categoryRow{Category: name, Ranker: r, Budget: b, Metrics: cats[r][name].Metrics()})
+			}
+		}
 	}
 	if *asJSON {
 		b, _ := json.Marshal(rep)
@@ -125,7 +169,59 @@ func runEvalSlate(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "slate eval: %s, B=%d, pool=%d, %s, %s\n\n", *data, *budget, *pool, mode, model)
 	printMetricsTable(stdout, rep)
+	printCategoryTable(stdout, catBudgets, rep.Categories)
 	return 0
+}
+
+// parseBudgets reads a comma-separated list of positive budgets.
+func parseBudgets(list string) ([]int, error) {
+	var bs []int
+	for _, s := range strings.Split(list, ",") {
+		b, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || b <= 0 {
+			return nil, fmt.Errorf("want positive token budgets, got %q", s)
+		}
+		bs = append(bs, b)
+	}
+	return bs, nil
+}
+
+// printCategoryTable writes, per budget, one row per question category:
+// its questions (all, κ ≥ 2), the learned ranker's r_pool, and r_slate (all
+// / κ ≥ 2, "-" without such questions) of the learned ranker and of each
+// baseline.
+func printCategoryTable(w io.Writer, budgets []int, rows []categoryRow) {
+	at := map[[3]string]slatelab.Metrics{}
+	var cats []string
+	width := len("category")
+	for _, r := range rows {
+		at[[3]string{r.Category, r.Ranker, strconv.Itoa(r.Budget)}] = r.Metrics
+		if !slices.Contains(cats, r.Category) {
+			cats = append(cats, r.Category)
+			width = max(width, len(r.Category))
+		}
+	}
+	for _, b := range budgets {
+		fmt.Fprintf(w, "\nby category at B=%d (r_slate all / k>=2; adversarial questions are left out of the table above):\n", b)
+		fmt.Fprintf(w, "%-*s %9s %5s %7s", width, "category", "questions", "k>=2", "r_pool")
+		for _, r := range slate.Rankers {
+			fmt.Fprintf(w, " %13s", r)
+		}
+		fmt.Fprintln(w)
+		for _, c := range cats {
+			l := at[[3]string{c, "learned", strconv.Itoa(b)}]
+			fmt.Fprintf(w, "%-*s %9d %5d %7.3f", width, c, l.Questions, l.QuestionsK2, l.RPool)
+			for _, r := range slate.Rankers {
+				m := at[[3]string{c, r, strconv.Itoa(b)}]
+				k2 := "    -"
+				if m.QuestionsK2 > 0 {
+					k2 = fmt.Sprintf("%5.3f", m.RSlateK2)
+				}
+				fmt.Fprintf(w, "  %5.3f/%s", m.RSlate, k2)
+			}
+			fmt.Fprintln(w)
+		}
+	}
 }
 
 // printMetricsTable writes one row of slate metrics per ranker, the learned

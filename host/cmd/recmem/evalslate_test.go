@@ -21,7 +21,7 @@ func TestEvalSlateJSONContract(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatalf("%v: %s", err, out.String())
 	}
-	keys := []string{"baselines", "mean_tokens", "p50_select_ms", "questions", "r_pool", "r_slate", "r_slate_k2", "r_slate_k3", "recall"}
+	keys := []string{"baselines", "categories", "mean_tokens", "p50_select_ms", "questions", "questions_k2", "r_pool", "r_slate", "r_slate_k2", "r_slate_k3", "recall"}
 	var got []string
 	for k := range rep {
 		got = append(got, k)
@@ -36,9 +36,29 @@ func TestEvalSlateJSONContract(t *testing.T) {
 	}
 	for _, b := range []string{"recency", "bm25", "dense", "rrf", "adaptive_k"} {
 		m, ok := base[b]
-		if !ok || m["questions"] != 2 || len(m) != len(keys)-1 {
+		if !ok || m["questions"] != 2 || len(m) != len(keys)-2 {
 			t.Errorf("baseline %s: %v", b, m)
 		}
+	}
+	// One row per category, ranker and budget of the default --budgets
+	// (1000, 2000): the file's two questions are one multi-session and one
+	// single-session-user question.
+	var cats []struct {
+		Category  string  `json:"category"`
+		Ranker    string  `json:"ranker"`
+		Budget    int     `json:"budget"`
+		Questions int     `json:"questions"`
+		RSlate    float64 `json:"r_slate"`
+	}
+	if err := json.Unmarshal(rep["categories"], &cats); err != nil {
+		t.Fatal(err)
+	}
+	if len(cats) != 2*6*2 {
+		t.Fatalf("%d category rows, want 24: %s", len(cats), rep["categories"])
+	}
+	first := cats[0]
+	if first.Category != "multi-session" || first.Ranker != "learned" || first.Budget != 1000 || first.Questions != 1 || first.RSlate != 1 {
+		t.Errorf("first category row %+v", first)
 	}
 	var m struct {
 		Questions int     `json:"questions"`
@@ -69,7 +89,7 @@ func TestEvalSlateTableAndModelFlag(t *testing.T) {
 	if code := doMain([]string{"eval", "slate", "--data", smallLongMemEval, "--budget", "60", "--native", "--model", model}, &out, &errb); code != 0 {
 		t.Fatalf("eval exit %d: %s", code, errb.String())
 	}
-	for _, want := range []string{"learned", "adaptive_k", "r_slate_k2", model} {
+	for _, want := range []string{"learned", "adaptive_k", "r_slate_k2", model, "by category at B=1000", "by category at B=2000", "multi-session"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}

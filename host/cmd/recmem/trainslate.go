@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/slate"
@@ -47,14 +45,10 @@ func runTrainSlate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: recmem train slate --data FILE [--out FILE] [--ablation] [--pool N] [--budgets 1000,2000]")
 		return 2
 	}
-	var bs []int
-	for _, s := range strings.Split(*budgets, ",") {
-		b, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || b <= 0 {
-			fmt.Fprintf(stderr, "recmem train slate: bad budget %q\n", s)
-			return 2
-		}
-		bs = append(bs, b)
+	bs, err := parseBudgets(*budgets)
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem train slate: --budgets:", err)
+		return 2
 	}
 	convs, err := dataset.LoadConversations(*data)
 	if err != nil {
@@ -77,6 +71,11 @@ func runTrainSlate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "recmem train slate:", err)
 		return 1
 	}
+	adv, err := slatelab.PoolAdversarial(convs, *pool, table)
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem train slate:", err)
+		return 1
+	}
 	k := min(*folds, len(convs))
 	opts := slatelab.TrainOptions{Pairwise: !*pointwise, L2: *l2}
 	train, err := trainer(*kind, opts)
@@ -84,7 +83,7 @@ func runTrainSlate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "recmem train slate:", err)
 		return 2
 	}
-	rows, err := trainSlateRows(ps, k, opts, bs, *kind, *ablation, train, stderr)
+	rows, cats, err := trainSlateRows(ps, adv, k, opts, bs, *kind, *ablation, train, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem train slate:", err)
 		return 1
@@ -107,31 +106,58 @@ func runTrainSlate(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *asJSON {
-		b, _ := json.Marshal(map[string]any{"budgets": bs, "folds": k, "rows": rows})
+		b, _ := json.Marshal(map[string]any{"budgets": bs, "folds": k, "rows": rows, "categories": cats})
 		fmt.Fprintln(stdout, string(b))
 		return 0
 	}
 	fmt.Fprintf(stdout, "train slate: %s, %d questions, pool=%d, %d-fold by conversation\n\n", *data, len(ps), *pool, k)
 	printTrainTable(stdout, bs, rows)
+	fmt.Fprintf(stdout, "\nby category (%s):\n", rows[0].Name)
+	printCVCategories(stdout, bs, cats)
 	return 0
 }
 
-// trainSlateRows cross-validates the model of the given kind on all
-// features, and with ablation also a linear one and slatelab.Ablation's
-// rows, showing the group under way on a terminal.
-func trainSlateRows(ps []slatelab.Pooled, k int, opts slatelab.TrainOptions, bs []int, kind string, ablation bool, train func([]slatelab.Group) (*slate.Model, error), stderr io.Writer) ([]slatelab.Row, error) {
-	all, err := slatelab.CrossValidateFolds(ps, k, train, bs)
-	if err != nil {
-		return nil, err
+// printCVCategories writes one row per question category: its questions
+// (all, κ ≥ 2), r_pool, and r_slate (all, κ ≥ 2) at each budget.
+func printCVCategories(w io.Writer, bs []int, rows []categoryRow) {
+	fmt.Fprintf(w, "%-12s %9s %5s %7s", "category", "questions", "k>=2", "r_pool")
+	for _, b := range bs {
+		fmt.Fprintf(w, " %8s %8s", fmt.Sprintf("B=%d", b), "k>=2")
 	}
-	rows := []slatelab.Row{{Name: "all features, " + kind, Metrics: all}}
+	fmt.Fprintln(w)
+	for i := 0; i < len(rows); i += len(bs) {
+		m := rows[i].Metrics
+		fmt.Fprintf(w, "%-12s %9d %5d %7.3f", rows[i].Category, m.Questions, m.QuestionsK2, m.RPool)
+		for j := range bs {
+			fmt.Fprintf(w, " %8.3f %8.3f", rows[i+j].RSlate, rows[i+j].RSlateK2)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// trainSlateRows cross-validates the model of the given kind on all
+// features (with its metrics by category, adv counted only there, at each
+// budget in turn for each category), and with ablation also a linear one
+// and slatelab.Ablation's rows, showing the group under way on a terminal.
+func trainSlateRows(ps, adv []slatelab.Pooled, k int, opts slatelab.TrainOptions, bs []int, kind string, ablation bool, train func([]slatelab.Group) (*slate.Model, error), stderr io.Writer) ([]slatelab.Row, []categoryRow, error) {
+	cv, err := slatelab.CrossValidate(ps, adv, k, train, bs)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows := []slatelab.Row{{Name: "all features, " + kind, Metrics: cv.Metrics}}
+	var cats []categoryRow
+	for _, name := range cv.Categories[0].Names() {
+		for i, b := range bs {
+			cats = append(cats, categoryRow{Category: name, Ranker: "learned", Budget: b, Metrics: cv.Categories[i][name].Metrics()})
+		}
+	}
 	if !ablation {
-		return rows, nil
+		return rows, cats, nil
 	}
 	if kind != "linear" {
 		lin, err := slatelab.CrossValidateFolds(ps, k, func(g []slatelab.Group) (*slate.Model, error) { return slatelab.Train(g, opts) }, bs)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		rows = append(rows, slatelab.Row{Name: "all features, linear", Metrics: lin})
 	}
@@ -141,7 +167,7 @@ func trainSlateRows(ps []slatelab.Pooled, k int, opts slatelab.TrainOptions, bs 
 		defer fmt.Fprintln(stderr)
 	}
 	more, err := slatelab.Ablation(ps, k, opts, bs, progress)
-	return append(rows, more...), err
+	return append(rows, more...), cats, err
 }
 
 // printTrainTable writes train slate's table: per row, r_slate at each
