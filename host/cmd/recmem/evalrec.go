@@ -231,5 +231,5 @@ func factorial(d *dataset.RecBole, catBytes []byte, trained *rec.Trained, cases 
 	if err != nil {
 		return nil, err
 	}
-	return rec.Factorial(trained.ValidVectors, test, cases, cfg.Learn), nil
+	return rec.Factorial(trained.ValidVectors, test, cases, eventCap, cfg.Learn), nil
 }

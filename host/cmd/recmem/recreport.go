@@ -58,6 +58,9 @@ type evalReport struct {
 	ValidFit  *rec.Scores        `json:"validation_fit,omitempty"`
 	Weights   map[string]float64 `json:"weights,omitempty"`
 	Factorial []rec.TierResult   `json:"factorial,omitempty"`
+	// ByHistoryLength is the run's figures by the users' history length
+	// against the event list's capacity (fits, longer, over_3x).
+	ByHistoryLength []rec.LengthScores `json:"by_history_length"`
 	// WithProfile counts the users ranked with a profile.
 	WithProfile int `json:"users_with_profile"`
 }
@@ -79,6 +82,7 @@ func (r *evalReport) setRun(cases []rec.Case, res rec.RunResult) {
 	s := res.Scores()
 	r.HR1, r.HR5, r.NDCG5, r.NDCG10 = s.HR1, s.HR5, s.NDCG5, s.NDCG10
 	r.Split = rec.SplitOf(cases, res.Ranks)
+	r.ByHistoryLength = rec.ByHistoryLength(cases, res.Ranks, r.EventCapacity)
 	r.Responsiveness, r.ResponsivenessDetail = res.Responsiveness.Drop, res.Responsiveness
 	r.WithProfile = res.WithProfile
 	r.Ops, r.OpsShare, r.OpsPerUser = res.Ops, res.OpsShare(), res.OpsPerUser()
@@ -127,10 +131,19 @@ func printReport(w io.Writer, r evalReport) {
 	} else {
 		fmt.Fprintln(w, "responsiveness: no user has low ratings on a genre (not measured)")
 	}
+	printLengths(w, r.ByHistoryLength, r.EventCapacity)
 	if len(r.Factorial) > 0 {
-		fmt.Fprintf(w, "\ntier study (weights learned per combination; test, then held-out fifth):\n%-28s %7s %8s %10s %10s\n", "tiers", "HR@1", "NDCG@10", "HR@1 h/o", "valid HR@1")
+		fmt.Fprintf(w, "\ntier study (weights learned per combination; test, then held-out fifth; HR@1 by history length, dev/held-out):\n%-28s %7s %8s %10s %10s", "tiers", "HR@1", "NDCG@10", "HR@1 h/o", "valid HR@1")
+		for _, g := range rec.LengthGroups {
+			fmt.Fprintf(w, " %15s", g)
+		}
+		fmt.Fprintln(w)
 		for _, t := range r.Factorial {
-			fmt.Fprintf(w, "%-28s %7.4f %8.4f %10.4f %10.4f\n", t.Name(), t.Test.HR1, t.Test.NDCG10, t.Split.HeldOut.HR1, t.Valid.HR1)
+			fmt.Fprintf(w, "%-28s %7.4f %8.4f %10.4f %10.4f", t.Name(), t.Test.HR1, t.Test.NDCG10, t.Split.HeldOut.HR1, t.Valid.HR1)
+			for _, g := range t.ByHistoryLength {
+				fmt.Fprintf(w, " %15s", fmt.Sprintf("%.3f/%.3f", g.Split.Dev.HR1, g.Split.HeldOut.HR1))
+			}
+			fmt.Fprintln(w)
 		}
 	}
 	fmt.Fprintf(w, "\n%d of %d users ranked with a profile\n", r.WithProfile, r.Users)
@@ -148,6 +161,15 @@ func printReport(w io.Writer, r evalReport) {
 	fmt.Fprintf(w, "lifecycle ops: %s\n", strings.Join(parts, ", "))
 	printOutcomes(w, r.LLMOutcomes)
 	fmt.Fprintf(w, "%.1fs\n", r.Seconds)
+}
+
+// printLengths writes the run's HR@1 by history length.
+func printLengths(w io.Writer, gs []rec.LengthScores, cap int) {
+	var parts []string
+	for _, g := range gs {
+		parts = append(parts, fmt.Sprintf("%s %.4f (%d users; %.4f/%.4f)", g.Group, g.HR1, g.Users, g.Split.Dev.HR1, g.Split.HeldOut.HR1))
+	}
+	fmt.Fprintf(w, "HR@1 by history length against the event list (%d; fits, up to 3x longer, more; dev/held-out): %s\n", cap, strings.Join(parts, ", "))
 }
 
 // printScores writes the table of the rankers' scores: the random, pop,
