@@ -90,7 +90,7 @@ func (MetadataExtractor) Extract(s *State, scope []string) ([]Op, error) {
 	updates := updateChunks(s, tallies)
 	var adds []Op
 	for _, t := range tallies {
-		if t.chunk >= 0 || len(t.newPos)+len(t.newNeg) == 0 {
+		if t.chunk >= 0 || len(t.newPos)+len(t.newNeg) == 0 || subsumed(t, tallies) {
 			continue
 		}
 		minLikes, minAvoids := cfg.MinSupport, cfg.MinAvoidSupport
@@ -106,6 +106,36 @@ func (MetadataExtractor) Extract(s *State, scope []string) ([]Op, error) {
 		}
 	}
 	return append(updates, adds...), nil
+}
+
+// subsumed reports whether a term guessed from titles is part of a longer
+// one that the same items show ("Creed" of "Assassin's Creed", both in the
+// same two titles): the longer term is the name, and one chunk about it is
+// enough. O(tallies × key length).
+func subsumed(t *tally, tallies []*tally) bool {
+	if !t.f.Guessed || t.f.Category == "series" || t.f.Category == "platform" {
+		return false
+	}
+	for _, u := range tallies {
+		if u != t && u.f.Guessed && u.f.Category == t.f.Category && len(u.f.Key) > len(t.f.Key) &&
+			partOfName(t.f.Key, []string{u.f.Key}) && sameItems(t.posItems, u.posItems) && sameItems(t.negItems, u.negItems) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameItems reports whether a and b hold the same ids (each id once).
+func sameItems(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
 }
 
 // updateChunks proposes one boost or demote per existing chunk that the
