@@ -27,6 +27,9 @@ import (
 //     Config.MinAvoidSupport (and MinTitleSupport if guessed) becomes an
 //     "avoids" chunk.
 //   - Neutral signals (view, click, rate 3) are processed but count for nothing.
+//   - An event is no evidence for a feature the user deleted while the event
+//     was in memory (State.Tombstones), and a chunk the user stated
+//     (Chunk.Stated) is neither boosted nor demoted: the user's word holds.
 //
 // Updates come first, in order of first mention, then additions, so that an
 // addition that evicts a chunk never precedes that chunk's update.
@@ -62,7 +65,11 @@ func (MetadataExtractor) Extract(s *State, scope []string) ([]Op, error) {
 			continue
 		}
 		in := slices.Contains(scope, e.ID)
+		n := idNumber(e.ID, 'e')
 		for _, f := range itemFeatures(e.Meta, cfg.Categories) {
+			if s.tombstoned(f.Category, f.Key, n) {
+				continue // the user deleted what this event showed
+			}
 			id := f.Category + "\x00" + f.Key
 			t := byKey[id]
 			if t == nil {
@@ -147,7 +154,7 @@ func updateChunks(s *State, tallies []*tally) []Op {
 	}
 	var pools []*pool
 	for _, t := range tallies {
-		if t.chunk < 0 || len(t.newPos)+len(t.newNeg) == 0 {
+		if t.chunk < 0 || len(t.newPos)+len(t.newNeg) == 0 || s.Chunks[t.chunk].Stated {
 			continue
 		}
 		i := slices.IndexFunc(pools, func(p *pool) bool { return p.chunk == t.chunk })
