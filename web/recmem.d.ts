@@ -106,6 +106,14 @@ export interface Chunk {
    */
   last_delta: number;
   epoch: number;
+  /**
+   * Stated marks a preference the user stated or set by hand (added,
+   * avoided, or its strength edited): signals no longer move it, the
+   * lifecycle never merges, evicts, demotes or forgets it, and a stated
+   * "avoids" at full strength is a wish never to be shown what it names
+   * (pkg/rank). Only the user changes or deletes it.
+   */
+  stated?: boolean;
 }
 
 /** ChunkRef names a chunk and its strength at the time of reference. */
@@ -294,7 +302,7 @@ export interface Document {
 export interface Entry {
   seq: number;
   time: number;
-  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete' | 'evict' | 'drop' | 'avoid';
+  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete' | 'evict' | 'drop' | 'avoid' | 'add';
   trigger: 'user' | 'llm' | 'scheduler' | 'planner' | 'auto' | 'capacity' | 'fifo';
   chunks?: string[];
   events?: string[];
@@ -507,15 +515,21 @@ export interface Model {
  * 	synthesize  (none): rebuild the profile
  * 	edit        chunk, text and/or strength (trigger "user" only)
  * 	delete      chunk or chunks (trigger "user" only)
- * 	avoid       category, key [, text, strength] (trigger "user" only): a
- * 	            standing wish never to be shown something ("never show me
- * 	            Halo"): an "avoids" chunk, strength 1 unless given; a chunk
- * 	            of that category and key already there is turned into it
+ * 	avoid       category, key [, text, strength, aliases] (trigger "user"
+ * 	            only): a standing wish never to be shown something ("never
+ * 	            show me Halo"): a stated "avoids" chunk, strength 1 unless
+ * 	            given; a chunk of that category and key already there is
+ * 	            turned into it
+ * 	add         text [, category, key, polarity, strength, aliases] (trigger
+ * 	            "user" only): a preference the user states ("likes racing",
+ * 	            "avoids Nintendo"; see ParseStated), a stated chunk of
+ * 	            strength 1 unless given, in the topic category unless given;
+ * 	            a chunk of that category and key is turned into it
  * 
  * Reason is optional everywhere; when given it is what the journal records.
  */
 export interface Op {
-  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete' | 'avoid';
+  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete' | 'avoid' | 'add';
   chunk?: string;
   chunks?: string[];
   category?: string;
@@ -524,6 +538,11 @@ export interface Op {
   text?: string;
   strength?: number;
   events?: string[];
+  /**
+   * Aliases are other keys the chunk is about ("avoids Nintendo": each
+   * Nintendo platform), for add and avoid.
+   */
+  aliases?: string[];
   reason?: string;
 }
 
@@ -753,6 +772,11 @@ export interface State {
    * has been recorded, and is acknowledged without being recorded again.
    */
   client_ids?: string[];
+  /**
+   * Tombstones are the preferences the user deleted, oldest first, at
+   * most MaxTombstones (see Tombstone).
+   */
+  tombstones?: Tombstone[];
 }
 
 /** Summary is a short account of a state's size. */
@@ -765,6 +789,30 @@ export interface Summary {
   profile_version: number;
   journal: number;
   mutations_since_synthesis: number;
+}
+
+/**
+ * Tombstone marks a preference the user deleted, so that the deletion
+ * steers: extraction does not make it again from the events that were in
+ * memory when it was deleted (the events numbered below Before), and the
+ * ranker stops reading those events as support for it (pkg/rank). Later
+ * events are new evidence and count as any other. A preference the user
+ * adds again by hand lifts its tombstone.
+ */
+export interface Tombstone {
+  /** Chunk is the id the deleted chunk had; Text what it said. */
+  chunk: string;
+  category: string;
+  key: string;
+  aliases?: string[];
+  polarity: string;
+  text: string;
+  /**
+   * Before is counters.next_event at the deletion: events e1 to
+   * e(Before-1) were its evidence.
+   */
+  before: number;
+  time: number;
 }
 
 /**
