@@ -83,7 +83,7 @@ func TestClientIDsAreBounded(t *testing.T) {
 }
 
 // TestMigrateFrozenV2 imports a version 2 document frozen in testdata and
-// gets the same memory and units back as a version 3 document.
+// gets the same memory and units back as a version 4 document.
 func TestMigrateFrozenV2(t *testing.T) {
 	v2 := readFile(t, "../../testdata/state/v2.json")
 	e := New()
@@ -91,14 +91,14 @@ func TestMigrateFrozenV2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(out, []byte(`"version":3`)) {
+	if !bytes.Contains(out, []byte(`"version":4`)) {
 		t.Fatalf("import answered %s", out)
 	}
 	v3, _ := e.Call("export_state", nil)
 	var old, cur map[string]json.RawMessage
 	json.Unmarshal(v2, &old)
 	json.Unmarshal(v3, &cur)
-	if string(cur["version"]) != "3" || !bytes.Equal(old["memory"], cur["memory"]) || !bytes.Equal(old["units"], cur["units"]) {
+	if string(cur["version"]) != "4" || !bytes.Equal(old["memory"], cur["memory"]) || !bytes.Equal(old["units"], cur["units"]) {
 		t.Fatalf("migration changed the content:\n%s\n%s", v2, v3)
 	}
 	// An altered version 2 document is still refused by its checksum.

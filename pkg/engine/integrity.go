@@ -93,10 +93,11 @@ type header struct {
 // it to the current one, checks its integrity and validates it. Nothing is
 // applied by this function; the caller swaps the result in.
 //
-// Version 1 (no checksum) migrates by sealing it; version 2 by verifying its
-// checksum, then sealing it as version 3: the content is unchanged either
-// way (neither can hold client_ids, which version 3 added). A document newer
-// than SchemaVersion is refused.
+// Version 1 (no checksum) migrates by sealing it; versions 2 and 3 by
+// verifying their checksum, then sealing them as the current version: the
+// content is unchanged either way (none can hold what later versions added:
+// client_ids in 3, tombstones and stated chunks in 4). A document newer than
+// SchemaVersion is refused.
 func decodeDocument(input []byte) (*Document, error) {
 	var h header
 	if err := json.Unmarshal(input, &h); err != nil {
@@ -127,8 +128,8 @@ func decodeDocument(input []byte) (*Document, error) {
 				return nil, err
 			}
 		}
-		if d.Memory != nil && d.Memory.ClientIDs != nil {
-			return nil, fmt.Errorf("state.memory.client_ids: not part of version %d documents", d.Version)
+		if f := newInVersion(d.Version, d.Memory); f != "" {
+			return nil, fmt.Errorf("%s: not part of version %d documents", f, d.Version)
 		}
 		d.Version = SchemaVersion
 		if err := d.Validate(); err != nil {

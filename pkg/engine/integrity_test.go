@@ -9,7 +9,7 @@ import (
 )
 
 // TestMigrateFrozenV1 imports a version 1 document frozen in testdata (no
-// checksum) and gets the same memory back as a sealed version 3 document.
+// checksum) and gets the same memory back as a sealed version 4 document.
 func TestMigrateFrozenV1(t *testing.T) {
 	v1, err := os.ReadFile("../../testdata/state/v1.json")
 	if err != nil {
@@ -20,7 +20,7 @@ func TestMigrateFrozenV1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(out, []byte(`"version":3`)) {
+	if !bytes.Contains(out, []byte(`"version":4`)) {
 		t.Fatalf("import answered %s", out)
 	}
 	v2, err := e.Call("export_state", nil)
@@ -30,7 +30,7 @@ func TestMigrateFrozenV1(t *testing.T) {
 	var old, cur map[string]json.RawMessage
 	json.Unmarshal(v1, &old)
 	json.Unmarshal(v2, &cur)
-	if string(cur["version"]) != "3" || !strings.HasPrefix(string(cur["checksum"]), `"sha256:`) {
+	if string(cur["version"]) != "4" || !strings.HasPrefix(string(cur["checksum"]), `"sha256:`) {
 		t.Fatalf("exported header: version %s checksum %s", cur["version"], cur["checksum"])
 	}
 	var a, b bytes.Buffer
@@ -46,7 +46,7 @@ func TestMigrateFrozenV1(t *testing.T) {
 	}
 	again, _ := e2.Call("export_state", nil)
 	if !bytes.Equal(again, v2) {
-		t.Fatal("version 3 round trip is not byte-identical")
+		t.Fatal("version 4 round trip is not byte-identical")
 	}
 }
 
@@ -75,9 +75,9 @@ func TestIntegrity(t *testing.T) {
 		{"checksum removed", bytes.Replace(sealed, []byte(`"checksum":"sha256:`), []byte(`"checksum_":"sha256:`), 1), `unknown field "checksum_"`},
 		{"checksum emptied", emptyChecksum(sealed), "state.checksum: missing"},
 		{"truncated", sealed[:len(sealed)/2], "input: truncated JSON"},
-		{"future version", bytes.Replace(sealed, []byte(`"version":3`), []byte(`"version":4`), 1), "state.version: document version 4 is newer than this module supports (3)"},
-		{"v1 with a checksum", bytes.Replace(sealed, []byte(`"version":3`), []byte(`"version":1`), 1), "state.checksum: version 1 documents have no checksum"},
-		{"v3 relabelled v2", bytes.Replace(sealed, []byte(`"version":3`), []byte(`"version":2`), 1), "state.checksum: does not match the content"},
+		{"future version", bytes.Replace(sealed, []byte(`"version":4`), []byte(`"version":5`), 1), "state.version: document version 5 is newer than this module supports (4)"},
+		{"v1 with a checksum", bytes.Replace(sealed, []byte(`"version":4`), []byte(`"version":1`), 1), "state.checksum: version 1 documents have no checksum"},
+		{"v4 relabelled v3", bytes.Replace(sealed, []byte(`"version":4`), []byte(`"version":3`), 1), "state.checksum: does not match the content"},
 	}
 	if !bytes.Contains(sealed, []byte(`"strength":0.9`)) {
 		t.Fatal("fixture has no chunk of strength 0.9 to alter")

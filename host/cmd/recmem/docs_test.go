@@ -201,7 +201,7 @@ func (e *docEnv) check(t *testing.T, b docBlock) {
 				t.Fatalf("neither an intent.Intent (%v) nor an intent.Table (%v)", err, err2)
 			}
 		}
-	case b.file == "docs/state-format.md" && b.lang == "json" && strings.Contains(b.text, `"version": 3`):
+	case b.file == "docs/state-format.md" && b.lang == "json" && strings.Contains(b.text, `"version": 4`):
 		eng := e.engineWithMemory(t)
 		real, _ := eng.Call("export_state", nil)
 		shapeMatches(t, b.text, real)
