@@ -117,3 +117,22 @@ func TestItemFeaturesBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestSeriesKeyAndTitleCore(t *testing.T) {
+	for _, c := range []struct {
+		meta         map[string][]string
+		series, core string
+	}{
+		{map[string][]string{"title": {"Halo 4 - Xbox 360"}}, "halo", "halo 4"},
+		{map[string][]string{"title": {"Halo 4: Limited Edition [Xbox 360]"}}, "halo", "halo 4"},
+		{map[string][]string{"title": {"Assassin's Creed Unity - Xbox One"}, "series": {"Assassin's Creed"}}, "assassins creed", "assassins creed unity"},
+		{map[string][]string{"title": {"Fargo"}, "genre": {"Crime|Drama"}}, "", "fargo"},
+	} {
+		if got := SeriesKey(c.meta); got != c.series {
+			t.Errorf("SeriesKey(%v) = %q, want %q", c.meta, got, c.series)
+		}
+		if got := TitleCore(c.meta["title"][0]); got != c.core {
+			t.Errorf("TitleCore(%q) = %q, want %q", c.meta["title"][0], got, c.core)
+		}
+	}
+}

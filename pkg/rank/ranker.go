@@ -84,6 +84,8 @@ type Chunk struct {
 	Text     string
 	Strength float64
 	Keys     []string
+	// Stated: the user stated it (memory.Chunk.Stated).
+	Stated bool
 }
 
 // User is what the ranker reads from one user's memory. Events are the
@@ -96,6 +98,8 @@ type User struct {
 	Chunks     []Chunk
 	Profile    string
 	Categories []string
+	// Tombstones are the preferences the user deleted (control.go).
+	Tombstones []Tombstone
 }
 
 // Candidate is one item to rank; Text is used when the catalog does not know
@@ -169,6 +173,9 @@ type Ranker struct {
 	// NegativeWeight weighs the penalty of an instruction's negated,
 	// ungrounded words (0 = DefaultNegativeWeight).
 	NegativeWeight float64
+	// SeriesCap is how many items of one series a list puts before the
+	// others (0 = DefaultSeriesCap, negative = no cap; control.go).
+	SeriesCap int
 }
 
 // New prepares a ranker: the BM25 statistics of the catalog's item texts and
@@ -186,7 +193,8 @@ func New(cat *catalog.Catalog) *Ranker {
 		r.ws = append(r.ws, w*s)
 	}
 	for i, t := range toks {
-		r.items[i] = itemText{doc: r.ix.Prepare(t), toks: t, vec: r.vec.Sentence(t), keys: memory.ItemKeys(cat.MetaMap(i), nil)}
+		m := cat.MetaMap(i)
+		r.items[i] = itemText{doc: r.ix.Prepare(t), toks: t, vec: r.vec.Sentence(t), keys: memory.ItemKeys(m, nil), groups: groupsOf(m)}
 	}
 	return r
 }
@@ -225,6 +233,8 @@ type itemText struct {
 	doc  lexical.Doc
 	vec  []float32
 	keys []memory.ItemKey // its features, with derived categories
+	// groups is what a list's variety counts it under (control.go).
+	groups itemGroups
 }
 
 // ErrUnknownItem is wrapped when a candidate without metadata is not in the
@@ -350,6 +360,22 @@ func fingerprint(u User, instruction string) string {
 		for _, k := range c.Keys {
 			str(k)
 		}
+		if c.Stated {
+			b = append(b, '!')
+		}
+	}
+	b = strconv.AppendInt(b, int64(len(u.Tombstones)), 10)
+	for _, t := range u.Tombstones {
+		str(t.Category)
+		b = strconv.AppendInt(b, int64(len(t.Keys)), 10)
+		for _, k := range t.Keys {
+			str(k)
+		}
+		b = strconv.AppendInt(b, int64(len(t.Events)), 10)
+		for _, e := range t.Events {
+			b = strconv.AppendInt(b, int64(e), 10)
+			b = append(b, ',')
+		}
 	}
 	b = strconv.AppendInt(b, int64(len(u.Categories)), 10)
 	for _, c := range u.Categories {
@@ -358,9 +384,27 @@ func fingerprint(u User, instruction string) string {
 	return string(b)
 }
 
+// keysOf returns the features the candidate's metadata gives (ci = -1 when
+// the catalog does not know it), as the chunks are keyed: the catalog's
+// prepared ones when nothing changes them. O(size of its metadata).
+func (r *Ranker) keysOf(cats []string, c Candidate, ci int) []memory.ItemKey {
+	switch {
+	case ci >= 0 && len(c.Meta) == 0 && len(cats) == 0:
+		return r.items[ci].keys
+	case ci >= 0:
+		m := r.cat.MetaMap(ci)
+		for k, v := range c.Meta {
+			m[k] = append(m[k], v...)
+		}
+		return memory.ItemKeys(m, cats)
+	}
+	return memory.ItemKeys(c.Meta, cats)
+}
+
 // features computes the feature vector of one candidate (ci = -1 when the
-// catalog does not know it).
-func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
+// catalog does not know it); keys are its features (keysOf), needed only
+// when the user has chunks.
+func (r *Ranker) features(x *context, c Candidate, ci int, keys []memory.ItemKey) []float64 {
 	f := make([]float64, len(Features))
 	meta := c.Text
 	if ci >= 0 {
@@ -407,19 +451,6 @@ func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
 		f[10] = cf.RecencyScore(r.cat.SeqScore, x.hist, ci, transDecay, transWindow) + float64(r.cat.SeqBias[ci])
 	}
 	if len(x.prefs) > 0 {
-		var keys []memory.ItemKey
-		switch {
-		case ci >= 0 && len(c.Meta) == 0 && len(x.cats) == 0:
-			keys = r.items[ci].keys
-		case ci >= 0:
-			m := r.cat.MetaMap(ci)
-			for k, v := range c.Meta {
-				m[k] = append(m[k], v...)
-			}
-			keys = memory.ItemKeys(m, x.cats)
-		default:
-			keys = memory.ItemKeys(c.Meta, x.cats)
-		}
 		f[15] = x.prefs.match(keys)
 	}
 	f[16] = r.ix.Score(x.profQ, &d)
@@ -439,6 +470,7 @@ func (r *Ranker) Vectors(u User, req Request) ([][]float64, error) {
 	}
 	x := r.contextFor(u, instruction)
 	out := make([][]float64, len(req.Candidates))
+	var mutes map[string]*context // contexts without a deleted preference's events
 	for k, c := range req.Candidates {
 		ci, ok := r.cat.Lookup(c.ID)
 		if !ok {
@@ -447,7 +479,28 @@ func (r *Ranker) Vectors(u User, req Request) ([][]float64, error) {
 			}
 			ci = -1
 		}
-		out[k] = r.features(x, c, ci)
+		var keys []memory.ItemKey
+		if len(x.prefs) > 0 || len(u.Tombstones) > 0 {
+			keys = r.keysOf(u.Categories, c, ci)
+		}
+		out[k] = r.features(x, c, ci, keys)
+		if drop, _ := muted(&u, keys); drop != nil {
+			// The events behind a deleted preference stop pulling its way:
+			// this candidate's event features come from the others.
+			id := fmt.Sprint(drop)
+			if mutes[id] == nil {
+				if mutes == nil {
+					mutes = map[string]*context{}
+				}
+				mutes[id] = r.prepare(without(u, drop), instruction)
+			}
+			m := r.features(mutes[id], c, ci, keys)
+			for f, name := range Features {
+				if FeatureTier[name] == TierEvent {
+					out[k][f] = m[f]
+				}
+			}
+		}
 	}
 	return out, nil
 }
@@ -487,6 +540,7 @@ func (r *Ranker) Rank(u User, req Request) ([]Ranked, error) {
 		ex.Value = round6(ex.Value)
 		out[k] = Ranked{ID: req.Candidates[k].ID, Score: ex.Value, Explanation: ex}
 	}
+	r.steer(u, req, out)
 	if req.Intent != nil {
 		r.softParts(req.Intent, req, out)
 	}

@@ -1,0 +1,260 @@
+package rank
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/recmem/recmem/pkg/intent"
+	"github.com/recmem/recmem/pkg/memory"
+)
+
+// What the user's own edits do to a ranking (docs/rec.md, "Edits that
+// steer"), and the variety of a list:
+//
+//   - A deleted preference (memory.Tombstone): the events that were its
+//     evidence stop pulling that way. A candidate about it is scored with
+//     those events left out of the event tier's features, as if the user
+//     had never shown that taste; other candidates see every event.
+//   - A stated "avoids" at full strength (memory.Chunk.Stated, strength 1:
+//     "avoids Nintendo", "never show me Halo"): the candidates it names are
+//     ranked after every other, unless the instruction asks for them.
+//   - Variety: at most SeriesCap items of one series, and one edition of
+//     one title, before the others, unless the instruction names the
+//     series or the title. The rest follow, in score order.
+//
+// Each is a score term that shifts an item below every item it must
+// follow (the spread of the scores + 1, as the instruction's tiers do), so
+// the score stays monotone with the order, and each says why in the
+// explanation.
+
+// Tombstone is a preference the user deleted, as the ranker reads it: what
+// it was about (its category and keys) and the events that were its
+// evidence (indices into User.Events).
+type Tombstone struct {
+	Category string
+	Keys     []string
+	Events   []int
+}
+
+// DefaultSeriesCap is how many items of one series a list puts before the
+// others when Ranker.SeriesCap is 0.
+const DefaultSeriesCap = 3
+
+// about reports whether an item with keys is about (category, one of ks).
+func about(keys []memory.ItemKey, category string, ks []string) bool {
+	for _, k := range keys {
+		if k.Category == category && slices.Contains(ks, k.Key) {
+			return true
+		}
+	}
+	return false
+}
+
+// muted returns, for a candidate with keys, the User.Events indices left
+// out of its event features (the evidence of the deleted preferences it is
+// about) and the texts of those preferences; nil when none. O(tombstones ·
+// keys).
+func muted(u *User, keys []memory.ItemKey) (drop []int, names []string) {
+	for _, t := range u.Tombstones {
+		if len(t.Events) > 0 && about(keys, t.Category, t.Keys) {
+			for _, e := range t.Events {
+				if !slices.Contains(drop, e) {
+					drop = append(drop, e)
+				}
+			}
+			names = append(names, t.Keys[0])
+		}
+	}
+	slices.Sort(drop)
+	return drop, names
+}
+
+// without is u with the events at drop left out.
+func without(u User, drop []int) User {
+	v := u
+	v.Events = make([]Event, 0, len(u.Events))
+	for i, e := range u.Events {
+		if _, found := slices.BinarySearch(drop, i); !found {
+			v.Events = append(v.Events, e)
+		}
+	}
+	v.Tombstones = nil
+	return v
+}
+
+// avoidedBy returns the text of the stated "avoids" chunk at full strength
+// that names an item with keys, or "".
+func avoidedBy(u *User, keys []memory.ItemKey) string {
+	for _, c := range u.Chunks {
+		if c.Stated && c.Strength <= -1 && about(keys, c.Category, c.Keys) {
+			return c.Text
+		}
+	}
+	return ""
+}
+
+// shift lowers the items marked in down below every other item: their
+// score drops by the spread of the scores + 1, with an explanation child
+// saying why. O(items).
+func shift(out []Ranked, down []string) {
+	if !slices.ContainsFunc(down, func(s string) bool { return s != "" }) {
+		return
+	}
+	lo, hi := 0.0, 0.0
+	for k := range out {
+		if k == 0 || out[k].Score < lo {
+			lo = out[k].Score
+		}
+		if k == 0 || out[k].Score > hi {
+			hi = out[k].Score
+		}
+	}
+	gap := round6(hi - lo + 1)
+	for k, why := range down {
+		if why == "" {
+			continue
+		}
+		out[k].Explanation.Children = append(out[k].Explanation.Children, Explanation{Value: -gap, Message: why})
+		out[k].Explanation.Value = round6(out[k].Explanation.Value - gap)
+		out[k].Score = out[k].Explanation.Value
+	}
+}
+
+// asked reports whether the instruction names the item's series or title
+// (a preference or an "only" about a series, or a title phrase, that the
+// item meets): a list the user asks to be of one series may be.
+func (r *Ranker) asked(in *intent.Intent, it *intent.Item) bool {
+	if in == nil {
+		return false
+	}
+	for _, cs := range [][]intent.Clause{in.Prefer, in.Only} {
+		for _, c := range cs {
+			if (c.Facet == "series" || c.Facet == "title") && r.lk.Meets(c, it) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// variety marks the items a list puts after the others: beyond the cap of
+// items of one series, or a second edition of one title, in the order the
+// list would have without it (order: indices of out, best first). An item
+// the instruction asks for is never marked. O(items).
+func (r *Ranker) variety(req Request, out []Ranked, order []int, groups []itemGroups) []string {
+	limit := r.SeriesCap
+	if limit == 0 {
+		limit = DefaultSeriesCap
+	}
+	down := make([]string, len(out))
+	if limit < 0 {
+		return down
+	}
+	var items []intent.Item
+	if req.Intent != nil && len(req.Intent.Prefer)+len(req.Intent.Only) > 0 {
+		items = r.matchItems(req.Candidates)
+	}
+	series, titles := map[string]int{}, map[string]int{}
+	for _, k := range order {
+		g := groups[k]
+		if items != nil && r.asked(req.Intent, &items[k]) {
+			continue
+		}
+		switch {
+		case g.core != "" && titles[g.core] >= 1:
+			down[k] = "another edition of a title already in the list: shown after the others"
+		case g.series != "" && series[g.series] >= limit:
+			down[k] = "the list already holds " + strconv.Itoa(limit) + " of its series (" + g.series + "): shown after the others"
+		}
+		if down[k] != "" {
+			continue
+		}
+		if g.core != "" {
+			titles[g.core]++
+		}
+		if g.series != "" {
+			series[g.series]++
+		}
+	}
+	return down
+}
+
+// itemGroups is what variety groups an item by: its series and its title
+// without edition and platform (memory.SeriesKey, memory.TitleCore).
+type itemGroups struct {
+	series, core string
+}
+
+func groupsOf(meta map[string][]string) itemGroups {
+	g := itemGroups{series: memory.SeriesKey(meta)}
+	for _, f := range []string{"title", "name"} {
+		if v := meta[f]; len(v) > 0 {
+			g.core = memory.TitleCore(strings.Join(v, " "))
+			break
+		}
+	}
+	return g
+}
+
+// steer applies, before the instruction's soft parts, what the user's
+// memory asks of the list's order: variety first, then the stated
+// avoidances below it (see the top of this file). O(items log items).
+func (r *Ranker) steer(u User, req Request, out []Ranked) {
+	var items []intent.Item
+	tiers := make([]int, len(out))
+	if in := req.Intent; in != nil && len(in.Prefer)+len(in.Avoid)+len(in.Only) > 0 {
+		items = r.matchItems(req.Candidates)
+		for k := range out {
+			tiers[k] = r.tier(in, &items[k])
+		}
+	}
+	groups := make([]itemGroups, len(out))
+	sunk := make([]string, len(out))
+	for k, c := range req.Candidates {
+		ci, ok := r.cat.Lookup(c.ID)
+		switch {
+		case ok && len(c.Meta) == 0:
+			groups[k] = r.items[ci].groups
+		case ok:
+			m := r.cat.MetaMap(ci)
+			for f, v := range c.Meta {
+				m[f] = append(m[f], v...)
+			}
+			groups[k] = groupsOf(m)
+		default:
+			groups[k] = groupsOf(c.Meta)
+		}
+		if !slices.ContainsFunc(u.Chunks, func(c Chunk) bool { return c.Stated && c.Strength <= -1 }) || tiers[k] > 0 {
+			continue
+		}
+		if !ok {
+			ci = -1
+		}
+		if by := avoidedBy(&u, r.keysOf(u.Categories, c, ci)); by != "" {
+			sunk[k] = "the user said \"" + by + "\": shown after the others"
+		}
+	}
+	order := make([]int, len(out))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case tiers[a] != tiers[b]:
+			return tiers[b] - tiers[a]
+		case (sunk[a] == "") != (sunk[b] == ""):
+			if sunk[a] == "" {
+				return -1
+			}
+			return 1
+		case out[a].Score > out[b].Score:
+			return -1
+		case out[a].Score < out[b].Score:
+			return 1
+		}
+		return 0
+	})
+	shift(out, r.variety(req, out, order, groups))
+	shift(out, sunk)
+}
