@@ -199,6 +199,7 @@ func applyOpsExport(e *Engine, input []byte) (ApplyOpsOutput, error) {
 	if err != nil {
 		return ApplyOpsOutput{}, err
 	}
+	e.ground(ops)
 	var log llm.Log
 	entries, err := e.doc.Memory.Apply(now, trigger, ops, e.policy(&log))
 	if err != nil {
@@ -273,4 +274,31 @@ func decodeElem(raw json.RawMessage, path string, v any) error {
 		return errors.New(path + rest)
 	}
 	return fmt.Errorf("%s: %w", path, err)
+}
+
+// ground gives a preference stated by hand ("add" with text only) the
+// category, key and aliases of what its words name in the loaded catalog
+// ("avoids Nintendo": the platform facet, every Nintendo platform), so that
+// it matches the items as the chunks extracted from them do. Without a
+// catalog, or when the words name no facet, the op is left to the memory's
+// default (a topic). O(ops × parse).
+func (e *Engine) ground(ops []memory.Op) {
+	if e.rec == nil {
+		return
+	}
+	for i, o := range ops {
+		if o.Op != "add" || o.Category != "" || o.Key != "" || o.Aliases != nil {
+			continue
+		}
+		_, label, _ := memory.ParseStated(o.Text)
+		facet, values, ok := e.rec.ranker.Ground(label)
+		if !ok {
+			continue
+		}
+		cat := memory.CategoryOf(facet, e.doc.Memory.Config.Categories)
+		if cat == "" {
+			continue
+		}
+		ops[i].Category, ops[i].Key, ops[i].Aliases = cat, label, values
+	}
 }

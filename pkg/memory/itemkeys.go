@@ -59,3 +59,10 @@ func TitleCore(title string) string {
 
 // EventNumber returns n of an event id "e<n>", 0 for any other string.
 func EventNumber(id string) int { return idNumber(id, 'e') }
+
+// CategoryOf returns the category a metadata field's values go to, as
+// extraction files them (the field singularized, mapped to the configured
+// categories when cats is not empty), "" when none takes them.
+func CategoryOf(field string, cats []string) string {
+	return mapCategory(fieldName(field), cats)
+}

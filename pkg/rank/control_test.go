@@ -204,3 +204,22 @@ func TestStrengthIsMonotone(t *testing.T) {
 		}
 	}
 }
+
+func TestGround(t *testing.T) {
+	r := New(seriesCatalog(t))
+	for _, c := range []struct {
+		words, facet, values string
+		ok                   bool
+	}{
+		{"Halo", "series", "Halo", true},
+		{"Xbox One", "platform", "Xbox One", true},
+		{"racing", "", "", false},          // no facet value
+		{"Halo and racing", "", "", false}, // a word left unknown
+		{"Guardians", "", "", false},       // a title phrase
+	} {
+		facet, values, ok := r.Ground(c.words)
+		if facet != c.facet || strings.Join(values, ",") != c.values || ok != c.ok {
+			t.Errorf("Ground(%q) = %s %v %v, want %s %s %v", c.words, facet, values, ok, c.facet, c.values, c.ok)
+		}
+	}
+}
