@@ -295,7 +295,7 @@ func (t *txn) userOnly(c *Chunk, field, op string) error {
 // returns the journal's sentence about it.
 func (t *txn) bury(c Chunk) string {
 	s := t.s
-	s.liftTombstone(c.Category, c.Key)
+	s.liftTombstone(c.Category, c.Key, "")
 	s.Tombstones = append(s.Tombstones, Tombstone{Chunk: c.ID, Category: c.Category, Key: c.Key, Aliases: slices.Clone(c.Aliases),
 		Polarity: c.Polarity, Text: c.Text, Before: s.Counters.NextEvent, Time: t.now})
 	if over := len(s.Tombstones) - MaxTombstones; over > 0 {

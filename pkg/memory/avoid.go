@@ -69,8 +69,8 @@ func (t *txn) add(o Op) error {
 }
 
 // state writes the user's statement about (o.Category, key): a new stated
-// chunk, or the chunk of that category and key turned into it. The key's
-// tombstone, if any, is lifted: the user has said otherwise since.
+// chunk, or the chunk of that category and key turned into it. A tombstone
+// of the same key and polarity is lifted: the user has said it again.
 func (t *txn) state(o Op, op, pol, key, text, reason string) error {
 	switch {
 	case o.Category != normalizeCategory(o.Category):
@@ -98,9 +98,8 @@ func (t *txn) state(o Op, op, pol, key, text, reason string) error {
 	if o.Strength != nil {
 		strength = *o.Strength
 	}
-	t.s.liftTombstone(o.Category, key)
 	for _, k := range append([]string{key}, aliases...) {
-		t.s.liftTombstone(o.Category, k)
+		t.s.liftTombstone(o.Category, k, pol)
 	}
 	// The chunks about the key or an alias become one: the first takes the
 	// statement, the others fold into it.

@@ -63,11 +63,11 @@ func (s *State) tombstoned(category, key string, n int) bool {
 	return false
 }
 
-// liftTombstone drops the tombstone of (category, key), if any: the user
-// has said the opposite since.
-func (s *State) liftTombstone(category, key string) {
+// liftTombstone drops the tombstone of (category, key) and polarity, if
+// any (every polarity when polarity is ""): the user has stated it again.
+func (s *State) liftTombstone(category, key, polarity string) {
 	s.Tombstones = slices.DeleteFunc(s.Tombstones, func(t Tombstone) bool {
-		return t.Category == category && (t.Key == key || slices.Contains(t.Aliases, key))
+		return t.Category == category && (t.Key == key || slices.Contains(t.Aliases, key)) && (polarity == "" || t.Polarity == polarity)
 	})
 	if len(s.Tombstones) == 0 {
 		s.Tombstones = nil

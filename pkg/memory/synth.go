@@ -186,13 +186,11 @@ func fillTemplate(tpl, label string) string {
 // template without its verb ("the Mario series", "titles from the 1990s"),
 // or the chunk's own text lowercased.
 func object(c Chunk) string {
-	tpl := chunkTemplate(c.Category, c.Polarity)
-	label, ok := templateLabel(tpl, c.Text)
-	if !ok {
-		return lowerFirst(c.Text)
+	obj := c.Text
+	if label, ok := templateLabel(chunkTemplate(c.Category, c.Polarity), c.Text); ok {
+		obj = fillTemplate(chunkTemplate(c.Category, c.Polarity), label)
 	}
-	obj := fillTemplate(tpl, label)
-	for _, verb := range []string{"Not interested in ", "Interested in ", "Enjoys ", "Prefers ", "Likes ", "Avoids "} {
+	for _, verb := range []string{"Not interested in ", "Interested in ", "Enjoys ", "Prefers ", "Likes ", "Loves ", "Avoids ", "Dislikes ", "Hates "} {
 		if rest, ok := strings.CutPrefix(obj, verb); ok {
 			return rest
 		}
