@@ -208,6 +208,20 @@ enjoys enjoy likes like loves love avoids avoid prefers prefer interested dislik
 dislike hates hate fan work works series brand titles tone products
 `)
 
+// profileWords are the words the synthesizer's sentences add around the
+// chunks' (TemplateSynthesizer).
+var profileWords = wordSet(`strongly tentatively lately more less into open`)
+
+// TemplateWord reports whether a lowercased word is one the memory's own
+// templates write around what a preference is about ("enjoys", "series",
+// "strongly", "lately"...), so that a reader of chunk and profile texts can
+// match what they name rather than how they say it. O(1).
+func TemplateWord(w string) bool {
+	_, t := templateWords[w]
+	_, p := profileWords[w]
+	return t || p
+}
+
 func joinReason(why, detail string) string {
 	if why == "" {
 		return detail

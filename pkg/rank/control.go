@@ -19,9 +19,11 @@ import (
 //   - A stated "avoids" at full strength (memory.Chunk.Stated, strength 1:
 //     "avoids Nintendo", "never show me Halo"): the candidates it names are
 //     ranked after every other, unless the instruction asks for them.
-//   - Variety: at most SeriesCap items of one series, and one edition of
-//     one title, before the others, unless the instruction names the
-//     series or the title. The rest follow, in score order.
+//   - Variety: at most SeriesCap items of one series, and of one kind that
+//     is not the catalog's main kind (accessories, collectibles, when most
+//     items are games), and one edition of one title, before the others,
+//     unless the instruction names the series, title or kind. The rest
+//     follow, in score order.
 //
 // Each is a score term that shifts an item below every item it must
 // follow (the spread of the scores + 1, as the instruction's tiers do), so
@@ -40,6 +42,21 @@ type Tombstone struct {
 // DefaultSeriesCap is how many items of one series a list puts before the
 // others when Ranker.SeriesCap is 0.
 const DefaultSeriesCap = 3
+
+// mainKind is the kind most of the catalog's items are (its most frequent
+// "kind" value, ties to the first), "" when none has one. O(items).
+func mainKind(items []itemText) string {
+	count := map[string]int{}
+	best := ""
+	for _, it := range items {
+		if k := it.groups.kind; k != "" {
+			if count[k]++; count[k] > count[best] || best == "" {
+				best = k
+			}
+		}
+	}
+	return best
+}
 
 // about reports whether an item with keys is about (category, one of ks).
 func about(keys []memory.ItemKey, category string, ks []string) bool {
@@ -121,16 +138,16 @@ func shift(out []Ranked, down []string) {
 	}
 }
 
-// asked reports whether the instruction names the item's series or title
-// (a preference or an "only" about a series, or a title phrase, that the
-// item meets): a list the user asks to be of one series may be.
+// asked reports whether the instruction names the item's series, title or
+// kind (a preference or an "only" about a series or kind, or a title phrase,
+// that the item meets): a list the user asks to be of one series may be.
 func (r *Ranker) asked(in *intent.Intent, it *intent.Item) bool {
 	if in == nil {
 		return false
 	}
 	for _, cs := range [][]intent.Clause{in.Prefer, in.Only} {
 		for _, c := range cs {
-			if (c.Facet == "series" || c.Facet == "title") && r.lk.Meets(c, it) {
+			if (c.Facet == "series" || c.Facet == "title" || c.Facet == "kind") && r.lk.Meets(c, it) {
 				return true
 			}
 		}
@@ -155,17 +172,20 @@ func (r *Ranker) variety(req Request, out []Ranked, order []int, groups []itemGr
 	if req.Intent != nil && len(req.Intent.Prefer)+len(req.Intent.Only) > 0 {
 		items = r.matchItems(req.Candidates)
 	}
-	series, titles := map[string]int{}, map[string]int{}
+	series, titles, kinds := map[string]int{}, map[string]int{}, map[string]int{}
 	for _, k := range order {
 		g := groups[k]
 		if items != nil && r.asked(req.Intent, &items[k]) {
 			continue
 		}
+		minor := g.kind != "" && g.kind != r.mainKind
 		switch {
 		case g.core != "" && titles[g.core] >= 1:
 			down[k] = "another edition of a title already in the list: shown after the others"
 		case g.series != "" && series[g.series] >= limit:
 			down[k] = "the list already holds " + strconv.Itoa(limit) + " of its series (" + g.series + "): shown after the others"
+		case minor && kinds[g.kind] >= limit:
+			down[k] = "the list already holds " + strconv.Itoa(limit) + " of its kind (" + g.kind + "): shown after the others"
 		}
 		if down[k] != "" {
 			continue
@@ -176,18 +196,25 @@ func (r *Ranker) variety(req Request, out []Ranked, order []int, groups []itemGr
 		if g.series != "" {
 			series[g.series]++
 		}
+		if minor {
+			kinds[g.kind]++
+		}
 	}
 	return down
 }
 
-// itemGroups is what variety groups an item by: its series and its title
-// without edition and platform (memory.SeriesKey, memory.TitleCore).
+// itemGroups is what variety groups an item by: its series, its title
+// without edition and platform (memory.SeriesKey, memory.TitleCore), and
+// its kind (a "kind" metadata field).
 type itemGroups struct {
-	series, core string
+	series, core, kind string
 }
 
 func groupsOf(meta map[string][]string) itemGroups {
 	g := itemGroups{series: memory.SeriesKey(meta)}
+	if v := meta["kind"]; len(v) > 0 {
+		g.kind = strings.ToLower(strings.TrimSpace(v[0]))
+	}
 	for _, f := range []string{"title", "name"} {
 		if v := meta[f]; len(v) > 0 {
 			g.core = memory.TitleCore(strings.Join(v, " "))
@@ -257,4 +284,36 @@ func (r *Ranker) steer(u User, req Request, out []Ranked) {
 	})
 	shift(out, r.variety(req, out, order, groups))
 	shift(out, sunk)
+}
+
+// Diversity is the intra-list diversity of a list of catalog items: the
+// mean over its pairs of 1 - the cosine of their word-vector embeddings
+// (0: all alike; unknown items are left out). O(n² · dim).
+func (r *Ranker) Diversity(ids []string) float64 {
+	var vs [][]float32
+	for _, id := range ids {
+		if i, ok := r.cat.Lookup(id); ok && len(r.items[i].vec) > 0 {
+			vs = append(vs, r.items[i].vec)
+		}
+	}
+	sum, n := 0.0, 0
+	for a := range vs {
+		for b := a + 1; b < len(vs); b++ {
+			sum += 1 - float64(dot32(vs[a], vs[b]))
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+// dot32 is the dot product of two unit vectors.
+func dot32(a, b []float32) float32 {
+	var s float32
+	for k := range a {
+		s += a[k] * b[k]
+	}
+	return s
 }

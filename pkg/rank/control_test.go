@@ -223,3 +223,32 @@ func TestGround(t *testing.T) {
 		}
 	}
 }
+
+// TestVarietyOfKinds: five controllers are the most popular items of a
+// catalog of games; at most three come before the games, unless asked for.
+func TestVarietyOfKinds(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"format":"recmem.catalog","version":1,"dataset":"kinds","meta_names":["title","kind"],"dim":0,"items":[`)
+	for i := range 11 {
+		kind, title := "game", fmt.Sprintf("Game Number %c", 'A'+i)
+		if i < 5 {
+			kind, title = "accessory", fmt.Sprintf("Controller Model %c", 'A'+i)
+		}
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id":"i%d","meta":[%q,%q],"pop":%d}`, i, title, kind, 100-i)
+	}
+	b.WriteString(`],"weights":{"popularity":{"weight":1,"scale":1}}}`)
+	c, err := catalog.Parse([]byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(c)
+	if got := ids(rankWith(t, r, User{}, "")); got != "i0 i1 i2 i5 i6 i7 i8 i9 i10 i3 i4" {
+		t.Errorf("kinds: %s", got)
+	}
+	if got := ids(rankWith(t, r, User{}, "accessory")); !strings.HasPrefix(got, "i0 i1 i2 i3 i4") {
+		t.Errorf("asked for accessories: %s", got)
+	}
+}

@@ -176,6 +176,8 @@ type Ranker struct {
 	// SeriesCap is how many items of one series a list puts before the
 	// others (0 = DefaultSeriesCap, negative = no cap; control.go).
 	SeriesCap int
+	// mainKind is the catalog's most frequent kind (control.go).
+	mainKind string
 }
 
 // New prepares a ranker: the BM25 statistics of the catalog's item texts and
@@ -196,6 +198,7 @@ func New(cat *catalog.Catalog) *Ranker {
 		m := cat.MetaMap(i)
 		r.items[i] = itemText{doc: r.ix.Prepare(t), toks: t, vec: r.vec.Sentence(t), keys: memory.ItemKeys(m, nil), groups: groupsOf(m)}
 	}
+	r.mainKind = mainKind(r.items)
 	return r
 }
 
@@ -284,12 +287,12 @@ func (r *Ranker) prepare(u User, instruction string) *context {
 		}
 	}
 	for _, c := range u.Chunks {
-		kw := text.Keywords(c.Text)
+		kw := memoryWords(c.Text)
 		x.memQ.Add(kw, c.Strength)
 		addVec(&x.memV, r.vec.Sentence(kw), c.Strength)
 	}
 	for _, cl := range profileClauses(u.Profile) {
-		kw := text.Keywords(cl.text)
+		kw := memoryWords(cl.text)
 		x.profQ.Add(kw, cl.weight)
 		addVec(&x.profV, r.vec.Sentence(kw), cl.weight)
 	}
@@ -311,6 +314,20 @@ func (r *Ranker) prepare(u User, instruction string) *context {
 		x.u = cf.FoldIn(x.hist, r.cat.Factors, r.cat.Bias, r.cat.Dim, r.FoldIn)
 	}
 	return x
+}
+
+// memoryWords are the keywords of a chunk's or the profile's text without
+// the memory's template words ("Enjoys the Halo series" reads "halo"), so
+// that "series" in a chunk does not match every title with "Series" in it.
+func memoryWords(s string) []string {
+	kw := text.Keywords(s)
+	out := kw[:0]
+	for _, w := range kw {
+		if !memory.TemplateWord(w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // contextFor is prepare, reusing the last request's context when the user,
