@@ -58,6 +58,11 @@ type evalReport struct {
 	ValidFit  *rec.Scores        `json:"validation_fit,omitempty"`
 	Weights   map[string]float64 `json:"weights,omitempty"`
 	Factorial []rec.TierResult   `json:"factorial,omitempty"`
+	// Control is what the person's edits do to the recommendations
+	// (rec.Control); Diversity what the cap on one series does
+	// (rec.Diversity).
+	Control   *rec.ControlReport   `json:"control,omitempty"`
+	Diversity *rec.DiversityReport `json:"diversity,omitempty"`
 	// ByHistoryLength is the run's figures by the users' history length
 	// against the event list's capacity (fits, longer, over_3x).
 	ByHistoryLength []rec.LengthScores `json:"by_history_length"`
@@ -132,6 +137,8 @@ func printReport(w io.Writer, r evalReport) {
 		fmt.Fprintln(w, "responsiveness: no user has low ratings on a genre (not measured)")
 	}
 	printLengths(w, r.ByHistoryLength, r.EventCapacity)
+	printControl(w, r.Control)
+	printDiversity(w, r.Diversity)
 	if len(r.Factorial) > 0 {
 		fmt.Fprintf(w, "\ntier study (weights learned per combination; test, then held-out fifth; HR@1 by history length, dev/held-out):\n%-28s %7s %8s %10s %10s", "tiers", "HR@1", "NDCG@10", "HR@1 h/o", "valid HR@1")
 		for _, g := range rec.LengthGroups {
@@ -161,6 +168,34 @@ func printReport(w io.Writer, r evalReport) {
 	fmt.Fprintf(w, "lifecycle ops: %s\n", strings.Join(parts, ", "))
 	printOutcomes(w, r.LLMOutcomes)
 	fmt.Fprintf(w, "%.1fs\n", r.Seconds)
+}
+
+// printControl writes what the person's edits did, overall / held out.
+func printControl(w io.Writer, c *rec.ControlReport) {
+	if c == nil {
+		return
+	}
+	h := c.HeldOut
+	fmt.Fprintf(w, "control (share of the top %d about the edited thing, all users / held out):\n", rec.TopK)
+	fmt.Fprintf(w, "  delete a liked preference: %.3f -> %.3f, fall %.3f / %.3f (%d users)\n", c.Delete.Before, c.Delete.After, c.Delete.Fall, h.Delete.Fall, c.Delete.Users)
+	fmt.Fprintf(w, "  its strength at 0.1, 0.5, 1: %.3f, %.3f, %.3f; never fell for %.3f / %.3f of %d users\n", c.Strength.Shares[0], c.Strength.Shares[1], c.Strength.Shares[2], c.Strength.Monotone, h.Strength.Monotone, c.Strength.Users)
+	fmt.Fprintf(w, "  add \"avoids X\": %.3f -> %.3f, removed for %.3f / %.3f (%d users)\n", c.Avoid.Before, c.Avoid.After, c.Avoid.Removed, h.Avoid.Removed, c.Avoid.Users)
+	fmt.Fprintf(w, "  add \"likes Y\": %.3f -> %.3f, rise %.3f / %.3f, rose for %d of %d users\n", c.Like.Before, c.Like.After, c.Like.Rise, h.Like.Rise, c.Like.Rose, c.Like.Users)
+}
+
+// printDiversity writes what the cap on one series did, overall / held out.
+func printDiversity(w io.Writer, d *rec.DiversityReport) {
+	if d == nil {
+		return
+	}
+	h := d.HeldOut
+	row := func(name string, f, g rec.DiversityFigures) {
+		fmt.Fprintf(w, "  %-11s HR@1 %.4f / %.4f, NDCG@10 %.4f / %.4f; pool top %d: most of one series %.2f, over %d for %.3f of users, intra-list diversity %.3f\n",
+			name, f.HR1, g.HR1, f.NDCG10, g.NDCG10, rec.TopK, f.MaxSeries, d.Cap, f.OverCap, f.ILD)
+	}
+	fmt.Fprintf(w, "diversity (natively, %d users; all / held out):\n", d.Users)
+	row("with cap", d.With, h.With)
+	row("without", d.Without, h.Without)
 }
 
 // printLengths writes the run's HR@1 by history length.
