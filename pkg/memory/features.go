@@ -42,10 +42,15 @@ type feature struct {
 // feature is dropped.
 func itemFeatures(meta map[string][]string, cats []string) []feature {
 	var out []feature
+	var addKey func(kind, label, key string, guessed bool)
 	add := func(kind, label string, guessed bool) {
+		addKey(kind, strings.TrimRight(cleanLabel(label), " .,;:-"), "", guessed)
+	}
+	addKey = func(kind, label, key string, guessed bool) {
 		cat := mapCategory(kind, cats)
-		label = strings.TrimRight(cleanLabel(label), " .,;:-")
-		key := normalizeKey(label)
+		if key == "" {
+			key = normalizeKey(label)
+		}
 		if cat == "" || key == "" || len(key) > maxKeyLen || len(label) > 2*maxKeyLen {
 			return
 		}
@@ -91,10 +96,10 @@ func itemFeatures(meta map[string][]string, cats []string) []feature {
 				if t.platform != "" && !stated["format"] {
 					add("platform", t.platform, true)
 				}
-				for _, w := range t.terms {
-					k := normalizeKey(w)
+				for i, w := range t.terms {
+					k := t.keys[i]
 					if _, instr := instructionWords[k]; !instr && !partOfName(k, names) {
-						add("topic", w, true)
+						addKey("topic", w, k, true)
 					}
 				}
 			}
@@ -185,6 +190,7 @@ func decade(v string) string {
 type titleParts struct {
 	series, platform string
 	terms            []string
+	keys             []string // the terms' keys (normalizeKey of each)
 }
 
 // parseTitle splits a product or work title into a series candidate, a
@@ -212,10 +218,11 @@ func parseTitle(raw string) titleParts {
 	}
 	seriesWords := text.Words(normalizeKey(p.series))
 	var seen []string
-	var runs [][]string
+	type word struct{ label, key string }
+	var runs [][]word
 	for _, seg := range segs {
 		for _, part := range strings.Split(seg, ":") {
-			var run []string
+			var run []word
 			prev := ""
 			for _, orig := range titleWords(part) {
 				w := wordKey(orig)
@@ -230,7 +237,7 @@ func parseTitle(raw string) titleParts {
 					continue
 				}
 				seen = append(seen, w)
-				run = append(run, titleLabel(orig))
+				run = append(run, word{titleLabel(orig), normalizeKey(orig)})
 			}
 			if len(run) > 0 {
 				runs = append(runs, run)
@@ -239,8 +246,13 @@ func parseTitle(raw string) titleParts {
 	}
 	for _, run := range runs {
 		for i := range run {
-			for n := 1; i+n <= len(run); n++ {
-				p.terms = append(p.terms, strings.Join(run[i:i+n], " "))
+			label, key := "", ""
+			for n := 0; i+n < len(run); n++ {
+				if n > 0 {
+					label, key = label+" ", key+" "
+				}
+				label, key = label+run[i+n].label, key+run[i+n].key
+				p.terms, p.keys = append(p.terms, label), append(p.keys, key)
 			}
 		}
 	}
@@ -265,7 +277,7 @@ func titleWords(s string) []string {
 
 // wordKey is a title word as a key holds it: lowercased, apostrophes
 // dropped ("Assassin's" gives "assassins").
-func wordKey(w string) string { return strings.ToLower(apostrophes.Replace(w)) }
+func wordKey(w string) string { return strings.ToLower(dropApostrophes(w)) }
 
 // titleLabel is how a title word is shown: as written when it has capitals
 // ("NBA", "Mario"), capitalized when it is all lowercase.

@@ -30,9 +30,14 @@ func ItemKeys(meta map[string][]string, cats []string) []ItemKey {
 // series field, else the series its title suggests), "" when none. Cost
 // O(size of meta).
 func SeriesKey(meta map[string][]string) string {
-	for _, f := range itemFeatures(meta, nil) {
-		if categoryFamily[f.Category] == "series" {
-			return f.Key
+	return SeriesOf(ItemKeys(meta, nil))
+}
+
+// SeriesOf is SeriesKey on the keys ItemKeys gave. O(len(keys)).
+func SeriesOf(keys []ItemKey) string {
+	for _, k := range keys {
+		if categoryFamily[k.Category] == "series" {
+			return k.Key
 		}
 	}
 	return ""
