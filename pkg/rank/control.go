@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/recmem/recmem/pkg/catalog"
 	"github.com/recmem/recmem/pkg/intent"
 	"github.com/recmem/recmem/pkg/memory"
 )
@@ -43,14 +44,19 @@ type Tombstone struct {
 // others when Ranker.SeriesCap is 0.
 const DefaultSeriesCap = 3
 
-// mainKind is the kind most of the catalog's items are (its most frequent
-// "kind" value, ties to the first), "" when none has one. O(items).
-func mainKind(items []itemText) string {
+// mainKind is the kind most of the catalog's items are (the most frequent
+// value of its "kind" column, ties to the first), "" when it has none.
+// O(items).
+func mainKind(cat *catalog.Catalog) string {
+	col := slices.Index(cat.MetaNames, "kind")
+	if col < 0 {
+		return ""
+	}
 	count := map[string]int{}
 	best := ""
-	for _, it := range items {
-		if k := it.groups.kind; k != "" {
-			if count[k]++; count[k] > count[best] || best == "" {
+	for _, m := range cat.Meta {
+		if k := strings.ToLower(strings.TrimSpace(m[col])); k != "" {
+			if count[k]++; best == "" || count[k] > count[best] {
 				best = k
 			}
 		}
@@ -147,7 +153,7 @@ func (r *Ranker) asked(in *intent.Intent, it *intent.Item) bool {
 	}
 	for _, cs := range [][]intent.Clause{in.Prefer, in.Only} {
 		for _, c := range cs {
-			if (c.Facet == "series" || c.Facet == "title" || c.Facet == "kind") && r.lk.Meets(c, it) {
+			if (c.Facet == "series" || c.Facet == "title" || c.Facet == "kind") && r.linker().Meets(c, it) {
 				return true
 			}
 		}
@@ -156,10 +162,13 @@ func (r *Ranker) asked(in *intent.Intent, it *intent.Item) bool {
 }
 
 // variety marks the items a list puts after the others: beyond the cap of
-// items of one series, or a second edition of one title, in the order the
-// list would have without it (order: indices of out, best first). An item
-// the instruction asks for is never marked. O(items).
-func (r *Ranker) variety(req Request, out []Ranked, order []int, groups []itemGroups) []string {
+// items of one series or minor kind, or a second edition of one title, in
+// the order the list would have without it (order: indices of out, best
+// first). An item the instruction asks for is never marked. Only the head
+// of the order that fills req.K places is read (all of it when K is 0):
+// an item below it stays below whatever is marked. O(K + marked) groups
+// (groupOf).
+func (r *Ranker) variety(req Request, out []Ranked, order []int) []string {
 	limit := r.SeriesCap
 	if limit == 0 {
 		limit = DefaultSeriesCap
@@ -173,9 +182,14 @@ func (r *Ranker) variety(req Request, out []Ranked, order []int, groups []itemGr
 		items = r.matchItems(req.Candidates)
 	}
 	series, titles, kinds := map[string]int{}, map[string]int{}, map[string]int{}
+	placed := 0
 	for _, k := range order {
-		g := groups[k]
+		if req.K > 0 && placed == req.K {
+			break
+		}
+		g := r.groupOf(req.Candidates[k])
 		if items != nil && r.asked(req.Intent, &items[k]) {
+			placed++
 			continue
 		}
 		minor := g.kind != "" && g.kind != r.mainKind
@@ -190,6 +204,7 @@ func (r *Ranker) variety(req Request, out []Ranked, order []int, groups []itemGr
 		if down[k] != "" {
 			continue
 		}
+		placed++
 		if g.core != "" {
 			titles[g.core]++
 		}
@@ -210,8 +225,39 @@ type itemGroups struct {
 	series, core, kind string
 }
 
-func groupsOf(meta map[string][]string) itemGroups {
-	g := itemGroups{series: memory.SeriesKey(meta)}
+// groupOf returns a candidate's groups: from the catalog's metadata and its
+// own. O(size of its metadata).
+func (r *Ranker) groupOf(c Candidate) itemGroups {
+	ci, ok := r.cat.Lookup(c.ID)
+	switch {
+	case ok && len(c.Meta) == 0:
+		return groupsOf(r.cat.MetaMap(ci), r.itemKeysIfBuilt(ci))
+	case ok:
+		m := r.cat.MetaMap(ci)
+		for f, v := range c.Meta {
+			m[f] = append(m[f], v...)
+		}
+		return groupsOf(m, nil)
+	}
+	return groupsOf(c.Meta, nil)
+}
+
+// itemKeysIfBuilt returns catalog item i's keys when they are built, else
+// nil (the caller computes what it needs itself).
+func (r *Ranker) itemKeysIfBuilt(i int) []memory.ItemKey {
+	if !r.keysBuilt.Load() {
+		return nil
+	}
+	return r.itemKeys(i)
+}
+
+// groupsOf returns an item's groups from its metadata and, when known, the
+// keys ItemKeys gives it (nil: computed here).
+func groupsOf(meta map[string][]string, keys []memory.ItemKey) itemGroups {
+	if keys == nil {
+		keys = memory.ItemKeys(meta, nil)
+	}
+	g := itemGroups{series: memory.SeriesOf(keys)}
 	if v := meta["kind"]; len(v) > 0 {
 		g.kind = strings.ToLower(strings.TrimSpace(v[0]))
 	}
@@ -236,25 +282,13 @@ func (r *Ranker) steer(u User, req Request, out []Ranked) {
 			tiers[k] = r.tier(in, &items[k])
 		}
 	}
-	groups := make([]itemGroups, len(out))
 	sunk := make([]string, len(out))
+	walls := slices.ContainsFunc(u.Chunks, func(c Chunk) bool { return c.Stated && c.Strength <= -1 })
 	for k, c := range req.Candidates {
-		ci, ok := r.cat.Lookup(c.ID)
-		switch {
-		case ok && len(c.Meta) == 0:
-			groups[k] = r.items[ci].groups
-		case ok:
-			m := r.cat.MetaMap(ci)
-			for f, v := range c.Meta {
-				m[f] = append(m[f], v...)
-			}
-			groups[k] = groupsOf(m)
-		default:
-			groups[k] = groupsOf(c.Meta)
-		}
-		if !slices.ContainsFunc(u.Chunks, func(c Chunk) bool { return c.Stated && c.Strength <= -1 }) || tiers[k] > 0 {
+		if !walls || tiers[k] > 0 {
 			continue
 		}
+		ci, ok := r.cat.Lookup(c.ID)
 		if !ok {
 			ci = -1
 		}
@@ -282,7 +316,7 @@ func (r *Ranker) steer(u User, req Request, out []Ranked) {
 		}
 		return 0
 	})
-	shift(out, r.variety(req, out, order, groups))
+	shift(out, r.variety(req, out, order))
 	shift(out, sunk)
 }
 
@@ -290,6 +324,7 @@ func (r *Ranker) steer(u User, req Request, out []Ranked) {
 // mean over its pairs of 1 - the cosine of their word-vector embeddings
 // (0: all alike; unknown items are left out). O(n² · dim).
 func (r *Ranker) Diversity(ids []string) float64 {
+	r.itemVectors()
 	var vs [][]float32
 	for _, id := range ids {
 		if i, ok := r.cat.Lookup(id); ok && len(r.items[i].vec) > 0 {

@@ -12,7 +12,7 @@ const maxGrounded = 32
 // part, at most 32 values. ok is false unless every word is grounded and in
 // a facet (no title phrase, no word left unknown, no negation). O(parse).
 func (r *Ranker) Ground(words string) (facet string, values []string, ok bool) {
-	in := r.lk.Parse(words, nil)
+	in := r.linker().Parse(words, nil)
 	if len(in.Unknown)+len(in.Positive)+len(in.Negative)+len(in.Exclude)+len(in.Avoid) > 0 {
 		return "", nil, false
 	}

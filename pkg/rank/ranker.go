@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/recmem/recmem/pkg/catalog"
 	"github.com/recmem/recmem/pkg/cf"
@@ -168,8 +169,10 @@ type Ranker struct {
 	last    *context
 	// FoldIn configures the user's factor; its zero value is the default.
 	FoldIn cf.FoldInConfig
-	// lk grounds instructions in the catalog (pkg/intent).
-	lk *intent.Linker
+	// lk grounds instructions in the catalog (pkg/intent), built at its
+	// first use (linker): a first visit, with no instruction, needs none.
+	lk     *intent.Linker
+	lkOnce sync.Once
 	// NegativeWeight weighs the penalty of an instruction's negated,
 	// ungrounded words (0 = DefaultNegativeWeight).
 	NegativeWeight float64
@@ -178,6 +181,14 @@ type Ranker struct {
 	SeriesCap int
 	// mainKind is the catalog's most frequent kind (control.go).
 	mainKind string
+	// keys are the catalog items' features (memory.ItemKeys), built at
+	// their first use (a user with chunks or deleted preferences), not at
+	// load: a first visit ranks without them.
+	keysOnce  sync.Once
+	keys      [][]memory.ItemKey
+	keysBuilt atomic.Bool // set once keys is built
+	// vecOnce builds the items' embeddings (itemVectors).
+	vecOnce sync.Once
 }
 
 // New prepares a ranker: the BM25 statistics of the catalog's item texts and
@@ -187,18 +198,15 @@ func New(cat *catalog.Catalog) *Ranker {
 	for i := range toks {
 		toks[i] = text.Keywords(cat.MetaText(i))
 	}
-	r := &Ranker{cat: cat, ix: lexical.NewStats(lexical.Config{}, toks), vec: vector.Default(), items: make([]itemText, cat.Len()),
-		lk: intent.NewLinker(cat.MetaNames, cat.Meta, cat.Intent)}
-	r.lk.Common = func(w string) bool { k, ok := r.vec.Rank(w); return ok && k < DefaultCommonRank }
+	r := &Ranker{cat: cat, ix: lexical.NewStats(lexical.Config{}, toks), vec: vector.Default(), items: make([]itemText, cat.Len())}
 	for _, name := range Features {
 		w, s := r.weight(name)
 		r.ws = append(r.ws, w*s)
 	}
 	for i, t := range toks {
-		m := cat.MetaMap(i)
-		r.items[i] = itemText{doc: r.ix.Prepare(t), toks: t, vec: r.vec.Sentence(t), keys: memory.ItemKeys(m, nil), groups: groupsOf(m)}
+		r.items[i] = itemText{doc: r.ix.Prepare(t), toks: t}
 	}
-	r.mainKind = mainKind(r.items)
+	r.mainKind = mainKind(cat)
 	return r
 }
 
@@ -235,9 +243,42 @@ type itemText struct {
 	toks []string
 	doc  lexical.Doc
 	vec  []float32
-	keys []memory.ItemKey // its features, with derived categories
-	// groups is what a list's variety counts it under (control.go).
-	groups itemGroups
+}
+
+// linker returns the ranker's instruction interpreter over its catalog,
+// building it at the first call. O(items · metadata length) once.
+func (r *Ranker) linker() *intent.Linker {
+	r.lkOnce.Do(func() {
+		lk := intent.NewLinker(r.cat.MetaNames, r.cat.Meta, r.cat.Intent)
+		lk.Common = func(w string) bool { k, ok := r.vec.Rank(w); return ok && k < DefaultCommonRank }
+		r.lk = lk
+	})
+	return r.lk
+}
+
+// itemVectors builds every catalog item's sentence embedding, at the first
+// request that reads one (a user with a memory, or an instruction): a first
+// visit ranks by popularity without them. O(items · text length) once.
+func (r *Ranker) itemVectors() {
+	r.vecOnce.Do(func() {
+		for i := range r.items {
+			r.items[i].vec = r.vec.Sentence(r.items[i].toks)
+		}
+	})
+}
+
+// itemKeys returns catalog item i's features, with derived categories
+// (memory.ItemKeys), building every item's at the first call. O(1) after
+// that; the first call O(items · metadata length).
+func (r *Ranker) itemKeys(i int) []memory.ItemKey {
+	r.keysOnce.Do(func() {
+		r.keys = make([][]memory.ItemKey, r.cat.Len())
+		for k := range r.keys {
+			r.keys[k] = memory.ItemKeys(r.cat.MetaMap(k), nil)
+		}
+		r.keysBuilt.Store(true)
+	})
+	return r.keys[i]
 }
 
 // ErrUnknownItem is wrapped when a candidate without metadata is not in the
@@ -256,6 +297,7 @@ type context struct {
 	memQ    lexical.Query
 	instrQ  lexical.Query
 	hasText bool
+	dense   bool // the user or the instruction has an embedding: items' are read
 	prefs   preferences
 	profQ   lexical.Query
 	profV   []float64
@@ -266,6 +308,9 @@ type context struct {
 func (r *Ranker) prepare(u User, instruction string) *context {
 	x := &context{seen: map[string]bool{}, histQ: lexical.Query{}, memQ: lexical.Query{}, instrQ: lexical.Query{},
 		profQ: lexical.Query{}, dislQ: lexical.Query{}, prefs: newPreferences(u.Chunks), cats: u.Categories}
+	if x.dense = len(u.Events)+len(u.Chunks) > 0 || u.Profile != "" || instruction != ""; x.dense {
+		r.itemVectors()
+	}
 	w := 1.0
 	for k := len(u.Events) - 1; k >= 0; k-- {
 		e := u.Events[k]
@@ -313,6 +358,7 @@ func (r *Ranker) prepare(u User, instruction string) *context {
 	if r.cat.Dim > 0 {
 		x.u = cf.FoldIn(x.hist, r.cat.Factors, r.cat.Bias, r.cat.Dim, r.FoldIn)
 	}
+
 	return x
 }
 
@@ -407,7 +453,7 @@ func fingerprint(u User, instruction string) string {
 func (r *Ranker) keysOf(cats []string, c Candidate, ci int) []memory.ItemKey {
 	switch {
 	case ci >= 0 && len(c.Meta) == 0 && len(cats) == 0:
-		return r.items[ci].keys
+		return r.itemKeys(ci)
 	case ci >= 0:
 		m := r.cat.MetaMap(ci)
 		for k, v := range c.Meta {
@@ -423,13 +469,7 @@ func (r *Ranker) keysOf(cats []string, c Candidate, ci int) []memory.ItemKey {
 // when the user has chunks.
 func (r *Ranker) features(x *context, c Candidate, ci int, keys []memory.ItemKey) []float64 {
 	f := make([]float64, len(Features))
-	meta := c.Text
 	if ci >= 0 {
-		if meta == "" {
-			meta = r.cat.MetaText(ci)
-		} else {
-			meta = r.cat.MetaText(ci) + " " + meta
-		}
 		if x.u != nil {
 			f[0] = cf.Dot(x.u, r.cat.Factor(ci)) + float64(r.cat.Bias[ci])
 		}
@@ -441,8 +481,15 @@ func (r *Ranker) features(x *context, c Candidate, ci int, keys []memory.ItemKey
 	var cv []float32
 	if ci >= 0 && c.Text == "" {
 		it := &r.items[ci]
-		d, cv = it.doc, it.vec
+		d = it.doc
+		if x.dense {
+			cv = it.vec
+		}
 	} else {
+		meta := c.Text
+		if ci >= 0 {
+			meta = r.cat.MetaText(ci) + " " + meta
+		}
 		toks := text.Keywords(meta)
 		d, cv = r.ix.Prepare(toks), r.vec.Sentence(toks)
 	}
@@ -559,6 +606,9 @@ func (r *Ranker) Rank(u User, req Request) ([]Ranked, error) {
 	}
 	r.steer(u, req, out)
 	if req.Intent != nil {
+		if len(req.Intent.Negative) > 0 {
+			r.itemVectors() // the negated words' penalty reads them
+		}
 		r.softParts(req.Intent, req, out)
 	}
 	slices.SortStableFunc(out, func(a, b Ranked) int {
