@@ -43,6 +43,7 @@ type Control struct {
 type ControlCase struct {
 	User                      string
 	DeleteBefore, DeleteAfter float64
+	DeletePool                float64   // the share of the whole pool about it
 	Strengths                 []float64 // share at 0.1, 0.5, 1 (nil: not measured)
 	AvoidBefore, AvoidAfter   float64
 	LikeBefore, LikeAfter     float64
@@ -52,7 +53,7 @@ type ControlCase struct {
 // Measure runs c's edits for one case on caller ca. O(3 rankings of the
 // pool + 6 edits and rankings).
 func (ctl Control) Measure(ca engine.Caller, k Case) (ControlCase, error) {
-	out := ControlCase{User: k.User, DeleteBefore: -1, DeleteAfter: -1, AvoidBefore: -1, AvoidAfter: -1, LikeBefore: -1, LikeAfter: -1}
+	out := ControlCase{User: k.User, DeleteBefore: -1, DeleteAfter: -1, DeletePool: -1, AvoidBefore: -1, AvoidAfter: -1, LikeBefore: -1, LikeAfter: -1}
 	pool := ctl.pool(k)
 	if len(pool) < 2*TopK {
 		return out, nil
@@ -109,6 +110,11 @@ func (ctl Control) Measure(ca engine.Caller, k Case) (ControlCase, error) {
 		c := mem.Chunks[best]
 		ks := chunkKeys(c)
 		out.Deleted, out.DeleteBefore = c.Text, share(top, c.Category, ks)
+		all := make([]int, len(pool))
+		for i := range all {
+			all[i] = i
+		}
+		out.DeletePool = share(all, c.Category, ks)
 		if _, err := engine.ApplyOps.Call(ca, engine.ApplyOpsInput{Now: &now, Ops: []memory.Op{{Op: "delete", Chunk: c.ID}}}); err != nil {
 			return out, err
 		}
@@ -282,12 +288,17 @@ type ControlReport struct {
 
 // DeleteFigures: the mean share of the top TopK about the deleted
 // preference before and after, over Users users, and its relative fall
-// (1 - after/before; the target is 0.5 or more).
+// (1 - after/before; the target is 0.5 or more). Pool is the mean share of
+// the whole pool about it, what a list that no longer leans either way
+// holds, and ExcessFall the fall of the share above it (1 - (after -
+// pool) / (before - pool)): how much of the preference's pull went.
 type DeleteFigures struct {
-	Users  int     `json:"users"`
-	Before float64 `json:"share_before"`
-	After  float64 `json:"share_after"`
-	Fall   float64 `json:"fall"`
+	Users      int     `json:"users"`
+	Before     float64 `json:"share_before"`
+	After      float64 `json:"share_after"`
+	Fall       float64 `json:"fall"`
+	Pool       float64 `json:"share_pool"`
+	ExcessFall float64 `json:"excess_fall"`
 }
 
 // StrengthFigures: the mean share at strengths 0.1, 0.5 and 1 of the same
@@ -340,6 +351,7 @@ func summarize(cs []ControlCase) ControlReport {
 			r.Delete.Users++
 			r.Delete.Before += c.DeleteBefore
 			r.Delete.After += c.DeleteAfter
+			r.Delete.Pool += c.DeletePool
 		}
 		if c.AvoidBefore >= 0 {
 			r.Avoid.Users++
@@ -370,9 +382,13 @@ func summarize(cs []ControlCase) ControlReport {
 	if n := float64(r.Delete.Users); n > 0 {
 		r.Delete.Before /= n
 		r.Delete.After /= n
+		r.Delete.Pool /= n
 	}
 	if r.Delete.Before > 0 {
 		r.Delete.Fall = 1 - r.Delete.After/r.Delete.Before
+	}
+	if r.Delete.Before > r.Delete.Pool {
+		r.Delete.ExcessFall = 1 - (r.Delete.After-r.Delete.Pool)/(r.Delete.Before-r.Delete.Pool)
 	}
 	if n := float64(r.Avoid.Users); n > 0 {
 		r.Avoid.Before /= n

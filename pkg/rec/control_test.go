@@ -9,9 +9,9 @@ func TestControlReport(t *testing.T) {
 	// u1 and u2 (u2 is held out? HeldOut decides; the overall figures do
 	// not depend on it). u3 had no chunk to delete and nothing to like.
 	cs := []ControlCase{
-		{User: "u1", DeleteBefore: 0.6, DeleteAfter: 0.2, Strengths: []float64{0.1, 0.4, 0.6},
+		{User: "u1", DeleteBefore: 0.6, DeleteAfter: 0.2, DeletePool: 0.1, Strengths: []float64{0.1, 0.4, 0.6},
 			AvoidBefore: 0.5, AvoidAfter: 0, LikeBefore: 0, LikeAfter: 0.3},
-		{User: "u2", DeleteBefore: 0.4, DeleteAfter: 0.2, Strengths: []float64{0.3, 0.2, 0.4},
+		{User: "u2", DeleteBefore: 0.4, DeleteAfter: 0.2, DeletePool: 0.3, Strengths: []float64{0.3, 0.2, 0.4},
 			AvoidBefore: 0.3, AvoidAfter: 0.1, LikeBefore: 0.1, LikeAfter: 0.1},
 		{User: "u3", DeleteBefore: -1, DeleteAfter: -1, AvoidBefore: 0.2, AvoidAfter: 0, LikeBefore: -1, LikeAfter: -1},
 	}
@@ -25,6 +25,9 @@ func TestControlReport(t *testing.T) {
 	near("delete before", r.Delete.Before, 0.5)
 	near("delete after", r.Delete.After, 0.2)
 	near("delete fall", r.Delete.Fall, 0.6)
+	// The pool holds 0.2 of it: the pull above that went from 0.3 to 0.
+	near("delete pool", r.Delete.Pool, 0.2)
+	near("excess fall", r.Delete.ExcessFall, 1)
 	// Strength: u1 never fell, u2 did; mean shares 0.2, 0.3, 0.5.
 	near("monotone", r.Strength.Monotone, 0.5)
 	near("share at 0.5", r.Strength.Shares[1], 0.3)
