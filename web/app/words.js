@@ -107,7 +107,7 @@ function reasonWords(group, { item, events, chunks, itemOf, meets }) {
   switch (group) {
     case 'history': {
       const e = likedEvent(item, events, itemOf);
-      if (!e) return 'like the games you played';
+      if (!e) return 'close to your recent games';
       return e.verb === 'rated' ? `because you rated ${e.title} ${e.rating} stars` : `because you ${e.verb} ${e.title}`;
     }
     case 'memory': {

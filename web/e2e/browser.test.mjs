@@ -228,7 +228,7 @@ test('acting on items updates the tiers, the journal and the recommendations', a
     const recsAfter = await page.locator('#recs li[data-item]').evaluateAll((els) => els.map((e) => e.dataset.item));
     assert.notDeepEqual(recsAfter, recsBefore, 'recommendations follow the memory');
     for (const id of [...halo.slice(0, 3), ...mario.slice(0, 3)]) assert.ok(!recsAfter.includes(id), 'acted-on items are not recommended');
-    assert.match(await page.locator('#recs .why').first().innerText(), /^(because you|like the games|fits your|you said|popular|new to you)/);
+    assert.match(await page.locator('#recs .why').first().innerText(), /^(because you|close to your recent games|fits your|you said|popular|new to you)/);
     assert.equal(await page.locator('#recs .explain').first().isVisible(), false, 'the figures wait for the details');
     await page.check('#show-details');
     assert.match(await page.locator('#recs .explain').first().innerText(), /score/);
