@@ -460,7 +460,8 @@ export interface Maintenance {
 
 /**
  * MemoryView is the output of get_memory: the three tiers, the newest
- * journal entries (oldest first) and the parameters.
+ * journal entries (oldest first), the parameters, and the preferences the
+ * user deleted (absent when none).
  */
 export interface MemoryView {
   clock: number;
@@ -470,6 +471,7 @@ export interface MemoryView {
   chunks: Chunk[];
   profile: Profile;
   journal: Entry[];
+  tombstones?: Tombstone[];
 }
 
 /**

@@ -227,19 +227,21 @@ func getMemoryExport(e *Engine, input []byte) (MemoryView, error) {
 	if n := in.JournalLimit; n > 0 && len(journal) > n {
 		journal = journal[len(journal)-n:]
 	}
-	return MemoryView{m.Clock, m.Config, m.Counters, m.Events, m.Chunks, m.Profile, journal}, nil
+	return MemoryView{m.Clock, m.Config, m.Counters, m.Events, m.Chunks, m.Profile, journal, m.Tombstones}, nil
 }
 
 // MemoryView is the output of get_memory: the three tiers, the newest
-// journal entries (oldest first) and the parameters.
+// journal entries (oldest first), the parameters, and the preferences the
+// user deleted (absent when none).
 type MemoryView struct {
-	Clock    int64           `json:"clock"`
-	Config   memory.Config   `json:"config"`
-	Counters memory.Counters `json:"counters"`
-	Events   []memory.Event  `json:"events"`
-	Chunks   []memory.Chunk  `json:"chunks"`
-	Profile  memory.Profile  `json:"profile"`
-	Journal  []memory.Entry  `json:"journal"`
+	Clock      int64              `json:"clock"`
+	Config     memory.Config      `json:"config"`
+	Counters   memory.Counters    `json:"counters"`
+	Events     []memory.Event     `json:"events"`
+	Chunks     []memory.Chunk     `json:"chunks"`
+	Profile    memory.Profile     `json:"profile"`
+	Journal    []memory.Entry     `json:"journal"`
+	Tombstones []memory.Tombstone `json:"tombstones,omitempty"`
 }
 
 // nowOf returns the given time, or the memory's clock when none is given.
