@@ -226,20 +226,51 @@ type itemGroups struct {
 }
 
 // groupOf returns a candidate's groups: from the catalog's metadata and its
-// own. O(size of its metadata).
+// own. An item with no series of its own whose title begins with a series
+// the catalog names ("Halo Reach", the catalog's "Halo") is of that series.
+// O(size of its metadata).
 func (r *Ranker) groupOf(c Candidate) itemGroups {
 	ci, ok := r.cat.Lookup(c.ID)
+	var g itemGroups
 	switch {
 	case ok && len(c.Meta) == 0:
-		return groupsOf(r.cat.MetaMap(ci), r.itemKeysIfBuilt(ci))
+		g = groupsOf(r.cat.MetaMap(ci), r.itemKeysIfBuilt(ci))
 	case ok:
 		m := r.cat.MetaMap(ci)
 		for f, v := range c.Meta {
 			m[f] = append(m[f], v...)
 		}
-		return groupsOf(m, nil)
+		g = groupsOf(m, nil)
+	default:
+		g = groupsOf(c.Meta, nil)
 	}
-	return groupsOf(c.Meta, nil)
+	if g.series == "" && g.core != "" {
+		g.series = r.seriesPrefix(g.core)
+	}
+	return g
+}
+
+// seriesPrefix returns the longest series the catalog's series column
+// names that a title's key begins with, word for word, or "". O(words of
+// the title).
+func (r *Ranker) seriesPrefix(title string) string {
+	r.seriesOnce.Do(func() {
+		r.seriesNames = map[string]bool{}
+		if col := slices.Index(r.cat.MetaNames, "series"); col >= 0 {
+			for _, m := range r.cat.Meta {
+				if k := memory.SeriesOf(memory.ItemKeys(map[string][]string{"series": {m[col]}}, nil)); k != "" {
+					r.seriesNames[k] = true
+				}
+			}
+		}
+	})
+	ws := strings.Fields(title)
+	for n := min(len(ws), 5); n >= 1; n-- {
+		if k := strings.Join(ws[:n], " "); r.seriesNames[k] {
+			return k
+		}
+	}
+	return ""
 }
 
 // itemKeysIfBuilt returns catalog item i's keys when they are built, else
@@ -292,7 +323,11 @@ func (r *Ranker) steer(u User, req Request, out []Ranked) {
 		if !ok {
 			ci = -1
 		}
-		if by := avoidedBy(&u, r.keysOf(u.Categories, c, ci)); by != "" {
+		keys := r.keysOf(u.Categories, c, ci)
+		if g := r.groupOf(c); g.series != "" && memory.SeriesOf(keys) == "" {
+			keys = append(slices.Clip(keys), memory.ItemKey{Category: "series", Key: g.series})
+		}
+		if by := avoidedBy(&u, keys); by != "" {
 			sunk[k] = "the user said \"" + by + "\": shown after the others"
 		}
 	}

@@ -24,6 +24,9 @@ func seriesCatalog(t *testing.T) *catalog.Catalog {
 		{"h4", "Halo 4", "Xbox 360", "Halo", 95},
 		{"h4l", "Halo 4: Limited Edition", "Xbox 360", "Halo", 94},
 		{"h5", "Halo 5: Guardians", "Xbox One", "Halo", 50},
+		// No series of its own, but its title begins with one the
+		// catalog names.
+		{"hr", "Halo Reach", "Xbox 360", "", 45},
 		{"f", "Forza Motorsport 6", "Xbox One", "", 40},
 		{"m", "Minecraft", "PC", "", 30},
 		{"s", "The Sims 4", "PC", "", 20},
@@ -89,11 +92,11 @@ func TestVariety(t *testing.T) {
 	}{
 		// By popularity alone: five Assassin's Creed, then two editions
 		// of Halo 4.
-		{"no cap", "", "ac1 ac2 ac3 ac4 ac5 h4 h4l h5 f m s", -1},
+		{"no cap", "", "ac1 ac2 ac3 ac4 ac5 h4 h4l h5 hr f m s", -1},
 		// Three of a series, one edition of a title, then the rest in
 		// score order.
-		{"the default cap", "", "ac1 ac2 ac3 h4 h5 f m s ac4 ac5 h4l", 0},
-		{"a cap of one", "", "ac1 h4 f m s ac2 ac3 ac4 ac5 h4l h5", 1},
+		{"the default cap", "", "ac1 ac2 ac3 h4 h5 hr f m s ac4 ac5 h4l", 0},
+		{"a cap of one", "", "ac1 h4 f m s ac2 ac3 ac4 ac5 h4l h5 hr", 1},
 	}
 	for _, c := range cases {
 		r.SeriesCap = c.cap
@@ -127,7 +130,7 @@ func TestStatedAvoidance(t *testing.T) {
 	// Halo comes after everything else, whatever its popularity (the memory
 	// text of "Halo 4" puts it just below its limited edition, which the
 	// list then counts as the first edition).
-	if got := ids(rankWith(t, r, u, "")); got != "ac1 ac2 ac3 f m s ac4 ac5 h4l h5 h4" {
+	if got := ids(rankWith(t, r, u, "")); got != "ac1 ac2 ac3 f m s ac4 ac5 hr h4l h5 h4" {
 		t.Errorf("avoided: %s", got)
 	}
 	// Unless the instruction asks for it.

@@ -189,6 +189,10 @@ type Ranker struct {
 	keysBuilt atomic.Bool // set once keys is built
 	// vecOnce builds the items' embeddings (itemVectors).
 	vecOnce sync.Once
+	// seriesNames are the keys of the catalog's series column, built at
+	// their first use (seriesPrefix).
+	seriesOnce  sync.Once
+	seriesNames map[string]bool
 }
 
 // New prepares a ranker: the BM25 statistics of the catalog's item texts and
