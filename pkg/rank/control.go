@@ -19,7 +19,10 @@ import (
 //     had never shown that taste; other candidates see every event.
 //   - A stated "avoids" at full strength (memory.Chunk.Stated, strength 1:
 //     "avoids Nintendo", "never show me Halo"): the candidates it names are
-//     ranked after every other, unless the instruction asks for them.
+//     ranked after every other, unless the instruction asks for them. A
+//     stated liking at full strength ("likes Zelda") ranks what it names
+//     before every other, within the variety's caps; below full strength
+//     either is a preference like another, as the learned weights read it.
 //   - Variety: at most SeriesCap items of one series, and of one kind that
 //     is not the catalog's main kind (accessories, collectibles, when most
 //     items are games), and one edition of one title, before the others,
@@ -106,21 +109,30 @@ func without(u User, drop []int) User {
 	return v
 }
 
-// avoidedBy returns the text of the stated "avoids" chunk at full strength
-// that names an item with keys, or "".
-func avoidedBy(u *User, keys []memory.ItemKey) string {
+// statedBy returns the text of the chunk the user stated at full strength
+// (sign 1: a liking, at 1; sign -1: an avoidance, at -1) that names an item
+// with keys, or "".
+func statedBy(u *User, keys []memory.ItemKey, sign float64) string {
 	for _, c := range u.Chunks {
-		if c.Stated && c.Strength <= -1 && about(keys, c.Category, c.Keys) {
+		if c.Stated && c.Strength*sign >= 1 && about(keys, c.Category, c.Keys) {
 			return c.Text
 		}
 	}
 	return ""
 }
 
+// lift raises the items marked in up above every other item, as shift
+// lowers them. O(items).
+func lift(out []Ranked, up []string) { move(out, up, 1) }
+
 // shift lowers the items marked in down below every other item: their
 // score drops by the spread of the scores + 1, with an explanation child
 // saying why. O(items).
-func shift(out []Ranked, down []string) {
+func shift(out []Ranked, down []string) { move(out, down, -1) }
+
+// move shifts the marked items' scores by sign × (the spread of the scores
+// + 1), with an explanation child saying why. O(items).
+func move(out []Ranked, down []string, sign float64) {
 	if !slices.ContainsFunc(down, func(s string) bool { return s != "" }) {
 		return
 	}
@@ -138,8 +150,8 @@ func shift(out []Ranked, down []string) {
 		if why == "" {
 			continue
 		}
-		out[k].Explanation.Children = append(out[k].Explanation.Children, Explanation{Value: -gap, Message: why})
-		out[k].Explanation.Value = round6(out[k].Explanation.Value - gap)
+		out[k].Explanation.Children = append(out[k].Explanation.Children, Explanation{Value: round6(sign * gap), Message: why})
+		out[k].Explanation.Value = round6(out[k].Explanation.Value + sign*gap)
 		out[k].Score = out[k].Explanation.Value
 	}
 }
@@ -313,8 +325,8 @@ func (r *Ranker) steer(u User, req Request, out []Ranked) {
 			tiers[k] = r.tier(in, &items[k])
 		}
 	}
-	sunk := make([]string, len(out))
-	walls := slices.ContainsFunc(u.Chunks, func(c Chunk) bool { return c.Stated && c.Strength <= -1 })
+	sunk, lifted := make([]string, len(out)), make([]string, len(out))
+	walls := slices.ContainsFunc(u.Chunks, func(c Chunk) bool { return c.Stated && (c.Strength <= -1 || c.Strength >= 1) })
 	for k, c := range req.Candidates {
 		if !walls || tiers[k] > 0 {
 			continue
@@ -327,23 +339,33 @@ func (r *Ranker) steer(u User, req Request, out []Ranked) {
 		if g := r.groupOf(c); g.series != "" && memory.SeriesOf(keys) == "" {
 			keys = append(slices.Clip(keys), memory.ItemKey{Category: "series", Key: g.series})
 		}
-		if by := avoidedBy(&u, keys); by != "" {
+		if by := statedBy(&u, keys, -1); by != "" {
 			sunk[k] = "the user said \"" + by + "\": shown after the others"
+		} else if by := statedBy(&u, keys, 1); by != "" {
+			lifted[k] = "the user said \"" + by + "\": shown first"
 		}
 	}
 	order := make([]int, len(out))
 	for k := range order {
 		order[k] = k
 	}
+	first := func(a, b string) int { // what is marked comes first
+		switch {
+		case (a == "") == (b == ""):
+			return 0
+		case a != "":
+			return -1
+		}
+		return 1
+	}
 	slices.SortStableFunc(order, func(a, b int) int {
 		switch {
 		case tiers[a] != tiers[b]:
 			return tiers[b] - tiers[a]
 		case (sunk[a] == "") != (sunk[b] == ""):
-			if sunk[a] == "" {
-				return -1
-			}
-			return 1
+			return -first(sunk[a], sunk[b])
+		case (lifted[a] == "") != (lifted[b] == ""):
+			return first(lifted[a], lifted[b])
 		case out[a].Score > out[b].Score:
 			return -1
 		case out[a].Score < out[b].Score:
@@ -351,6 +373,10 @@ func (r *Ranker) steer(u User, req Request, out []Ranked) {
 		}
 		return 0
 	})
+	// Each shift outweighs the ones before it: what the user likes comes
+	// first, variety holds over it, what the user avoids goes last (and the
+	// instruction's tiers, added after, outweigh all three).
+	lift(out, lifted)
 	shift(out, r.variety(req, out, order))
 	shift(out, sunk)
 }

@@ -145,6 +145,25 @@ func TestStatedAvoidance(t *testing.T) {
 	}
 }
 
+func TestStatedLiking(t *testing.T) {
+	r := New(seriesCatalog(t))
+	halo := Chunk{Category: "series", Text: "Likes Halo", Strength: 1, Keys: []string{"halo"}, Stated: true}
+	// Halo first, three of it (the cap holds over the liking), then the
+	// rest; the limited edition and Halo Reach, as the fourth and an edition,
+	// after the others.
+	got := ids(rankWith(t, r, User{Chunks: []Chunk{halo}}, ""))
+	if !strings.HasPrefix(got, "h4 h5 hr ac1 ac2 ac3") {
+		t.Errorf("liked: %s", got)
+	}
+	// Avoided and liked at once: the avoidance wins (Halo 5, on Xbox One,
+	// goes with the other Xbox One games, after the rest).
+	avoid := Chunk{Category: "platform", Text: "Avoids Xbox One", Strength: -1, Keys: []string{"xbox one"}, Stated: true}
+	got = ids(rankWith(t, r, User{Chunks: []Chunk{halo, avoid}}, ""))
+	if got != "h4 hr ac4 ac5 m s h4l h5 ac1 f ac2 ac3" {
+		t.Errorf("liked and avoided: %s", got)
+	}
+}
+
 // TestDeletedPreferenceMutesItsEvents: the user bought "a" (an action
 // shooter) and deleted the preference for action shooters; "b", another
 // action shooter, no longer gets the transition and co-occurrence that "a"

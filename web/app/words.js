@@ -23,6 +23,7 @@ const FEATURE_GROUPS = {
 export function featureOf(message) {
   if (message.startsWith('instruction: ')) return 'instruction_tier';
   if (message.startsWith('instruction, not wanted')) return 'instruction_not';
+  if (message.startsWith('the user said') && message.endsWith('shown first')) return 'stated';
   if (message.startsWith('the user said')) return 'avoided';
   if (message.includes('shown after the others')) return 'variety';
   return (message.match(/^[a-z_]+/) ?? [message])[0];
@@ -84,14 +85,18 @@ export function chunkFor(item, chunks) {
 // chunks, itemOf, meets}.
 export function reasons(r, ctx) {
   const parts = new Map(); // group -> summed contribution
+  let said = null; // the text of a stated liking that puts the item first
   for (const c of r.explanation?.children ?? []) {
     const f = featureOf(c.message);
-    const g = f === 'instruction_tier' ? 'asked' : FEATURE_GROUPS[f];
+    const g = f === 'instruction_tier' ? 'asked' : (f === 'stated' ? 'stated' : FEATURE_GROUPS[f]);
     if (!g || !(c.value > 0)) continue;
+    if (g === 'stated') said = /"(.+)"/.exec(c.message)?.[1] ?? null;
     parts.set(g, (parts.get(g) ?? 0) + c.value);
   }
+  ctx = { ...ctx, said };
   if (!ctx.events?.length) parts.delete('new'); // everything is new to a new user
   if (parts.has('memory')) parts.delete('profile'); // the profile says what the preferences say
+  if (parts.has('stated')) parts.delete('memory'); // the same preference, said by the user
   const out = [];
   // What is about the person comes first, then what is about everyone.
   const general = (g) => (g === 'popular' || g === 'recent' || g === 'new' ? 1 : 0);
@@ -103,8 +108,9 @@ export function reasons(r, ctx) {
   return out.length ? out : ['popular with players'];
 }
 
-function reasonWords(group, { item, events, chunks, itemOf, meets }) {
+function reasonWords(group, { item, events, chunks, itemOf, meets, said }) {
   switch (group) {
+    case 'stated': return said ? `because you said you ${secondPerson(said)}` : 'because you said so';
     case 'history': {
       const e = likedEvent(item, events, itemOf);
       if (!e) return 'close to your recent games';
