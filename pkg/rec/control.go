@@ -18,9 +18,10 @@ import (
 // in the history or the target) is ranked, and then, each from that same
 // memory:
 //
-//   - delete: the "likes" chunk that the most items of the top TopK are
-//     about (then the strongest) is deleted; the share of the top TopK about
-//     it should fall by half or more;
+//   - delete: the "likes" chunk that pulls the top TopK its way the most
+//     (the most items of it about the chunk beyond the pool's own share, at
+//     least two; then the strongest) is deleted; the share of the top TopK
+//     about it should fall by half or more;
 //   - strength: that chunk's strength is set to 0.1, 0.5 and 1 in turn; the
 //     share should never fall as the strength rises;
 //   - avoid: "avoids X" is added, X the facet value (not a title word) the
@@ -95,25 +96,32 @@ func (ctl Control) Measure(ca engine.Caller, k Case) (ControlCase, error) {
 		return float64(n) / float64(len(top))
 	}
 	now := mem.Clock
-	// delete and strength: the liked chunk the top holds most of.
-	best, bestN := -1, 0
+	// delete and strength: the liked chunk that pulls the top its way the
+	// most: the most items of the top about it beyond what the pool holds
+	// (a preference about most of the pool, "titles from the 1990s" on
+	// MovieLens, pulls little), at least two of them; then the strongest.
+	all := make([]int, len(pool))
+	for i := range all {
+		all[i] = i
+	}
+	best, bestLift := -1, 0.0
 	for i, c := range mem.Chunks {
 		if c.Polarity != "likes" {
 			continue
 		}
-		n := int(share(top, c.Category, chunkKeys(c))*TopK + 0.5)
-		if n > bestN || n == bestN && n > 0 && c.Strength > mem.Chunks[best].Strength {
-			best, bestN = i, n
+		on := share(top, c.Category, chunkKeys(c))
+		lift := on - share(all, c.Category, chunkKeys(c))
+		if on*TopK < 1.5 || lift <= 0 {
+			continue
+		}
+		if best < 0 || lift > bestLift || lift == bestLift && c.Strength > mem.Chunks[best].Strength {
+			best, bestLift = i, lift
 		}
 	}
 	if best >= 0 {
 		c := mem.Chunks[best]
 		ks := chunkKeys(c)
 		out.Deleted, out.DeleteBefore = c.Text, share(top, c.Category, ks)
-		all := make([]int, len(pool))
-		for i := range all {
-			all[i] = i
-		}
 		out.DeletePool = share(all, c.Category, ks)
 		if _, err := engine.ApplyOps.Call(ca, engine.ApplyOpsInput{Now: &now, Ops: []memory.Op{{Op: "delete", Chunk: c.ID}}}); err != nil {
 			return out, err
@@ -154,10 +162,6 @@ func (ctl Control) Measure(ca engine.Caller, k Case) (ControlCase, error) {
 		out.AvoidAfter = share(after, x.Category, []string{x.Key})
 	}
 	// like: the facet value the pool holds most of, little of it on top.
-	all := make([]int, len(pool))
-	for i := range all {
-		all[i] = i
-	}
 	held := func(k memory.ItemKey) bool {
 		if share(top, k.Category, []string{k.Key})*TopK > 1.5 {
 			return true
