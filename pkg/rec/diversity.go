@@ -2,6 +2,7 @@ package rec
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/recmem/recmem/pkg/catalog"
 	"github.com/recmem/recmem/pkg/dataset"
@@ -9,11 +10,18 @@ import (
 	"github.com/recmem/recmem/pkg/rank"
 )
 
+// PopularPool is how many of the catalog's most popular items, less the
+// user's history, the diversity measure ranks besides the random pool: the
+// list a page shows is ranked from the popular items (the games page ranks
+// its 1,000 most popular), where one series repeats as random items do not.
+const PopularPool = 200
+
 // DiversityReport is what the cap on one series (rank.Ranker.SeriesCap)
 // does, measured natively on each case's memory built as the run builds it
 // retrospectively: the 1 + 9 candidates ranked with and without it (what
-// it costs in HR@1 and NDCG@10) and the user's pool (Control's) with and
-// without it (what it changes in the top TopK).
+// it costs in HR@1 and NDCG@10), and two lists ranked with and without it
+// (what it changes in their top TopK): the user's random pool (Control's)
+// and the PopularPool most popular items not in the history.
 type DiversityReport struct {
 	Users   int              `json:"users"`
 	Cap     int              `json:"series_cap"`
@@ -23,13 +31,19 @@ type DiversityReport struct {
 	HeldOut *DiversityReport `json:"heldout,omitempty"`
 }
 
-// DiversityFigures: HR@1 and NDCG@10 on the candidates; over the pools'
-// top TopK, the mean largest number of items of one series, the share of
-// users with more than the cap of one series, and the mean intra-list
-// diversity (rank.Ranker.Diversity).
+// DiversityFigures: HR@1 and NDCG@10 on the candidates, and the top TopK
+// of the random pool and of the popular items.
 type DiversityFigures struct {
-	HR1       float64 `json:"hr@1"`
-	NDCG10    float64 `json:"ndcg@10"`
+	HR1     float64 `json:"hr@1"`
+	NDCG10  float64 `json:"ndcg@10"`
+	Pool    ListMix `json:"pool"`
+	Popular ListMix `json:"popular"`
+}
+
+// ListMix is what a top TopK holds, over users: the mean largest number of
+// items of one series, the share of users with more than the cap of one
+// series, and the mean intra-list diversity (rank.Ranker.Diversity).
+type ListMix struct {
 	MaxSeries float64 `json:"max_one_series"`
 	OverCap   float64 `json:"users_over_cap"`
 	ILD       float64 `json:"intra_list_diversity"`
@@ -37,16 +51,44 @@ type DiversityFigures struct {
 
 // divCase is one case's outcome with or without the cap.
 type divCase struct {
-	rank, maxSeries int
-	ild             float64
+	rank          int
+	pool, popular listCase
+}
+
+// listCase is one top TopK's largest count of one series and diversity.
+type listCase struct {
+	maxSeries int
+	ild       float64
 }
 
 // Diversity measures DiversityReport over cases under the catalog cat.
-// O(cases × (memory lifecycle + 2 rankings of the pool)).
+// O(cases × (memory lifecycle + 4 rankings of a pool)).
 func Diversity(d *dataset.RecBole, cat *catalog.Catalog, cases []Case, eventCap int) (DiversityReport, error) {
 	with, without := rank.New(cat), rank.New(cat)
 	without.SeriesCap = -1
 	ctl := Control{Data: d}
+	popular := make([]int, cat.Len())
+	for i := range popular {
+		popular[i] = i
+	}
+	slices.SortStableFunc(popular, func(a, b int) int {
+		switch {
+		case cat.Pop[a] > cat.Pop[b]:
+			return -1
+		case cat.Pop[a] < cat.Pop[b]:
+			return 1
+		}
+		return 0
+	})
+	series := make(map[int]string, cat.Len())
+	seriesOf := func(it int) string {
+		s, ok := series[it]
+		if !ok {
+			s = memory.SeriesKey(metaOf(d, it))
+			series[it] = s
+		}
+		return s
+	}
 	var w, wo []divCase
 	for _, c := range cases {
 		m, err := Retrospective(d, c, eventCap)
@@ -54,13 +96,18 @@ func Diversity(d *dataset.RecBole, cat *catalog.Catalog, cases []Case, eventCap 
 			return DiversityReport{}, fmt.Errorf("rec: user %s: %w", c.User, err)
 		}
 		u := rank.FromMemory(m)
-		pool := ctl.pool(c)
-		series := map[string]string{}
-		preq := rank.Request{}
-		for _, it := range pool {
-			id := cat.IDs[it]
-			series[id] = memory.SeriesKey(metaOf(d, it))
-			preq.Candidates = append(preq.Candidates, rank.Candidate{ID: id})
+		seen := map[int]bool{c.Target: true}
+		for _, it := range c.History {
+			seen[it] = true
+		}
+		var pop []int
+		for _, it := range popular {
+			if len(pop) == PopularPool {
+				break
+			}
+			if !seen[it] {
+				pop = append(pop, it)
+			}
 		}
 		for _, x := range []struct {
 			r   *rank.Ranker
@@ -80,25 +127,42 @@ func Diversity(d *dataset.RecBole, cat *catalog.Catalog, cases []Case, eventCap 
 			for k := dc.rank + 1; k < len(ranked) && ranked[k].Score == ranked[dc.rank].Score; k++ {
 				dc.rank = k
 			}
-			preq.K = TopK
-			top, err := x.r.Rank(u, preq)
-			if err != nil {
+			if dc.pool, err = topMix(x.r, cat, u, ctl.pool(c), seriesOf); err != nil {
 				return DiversityReport{}, err
 			}
-			count := map[string]int{}
-			var ids []string
-			for _, r := range top {
-				ids = append(ids, r.ID)
-				if s := series[r.ID]; s != "" {
-					count[s]++
-					dc.maxSeries = max(dc.maxSeries, count[s])
-				}
+			if dc.popular, err = topMix(x.r, cat, u, pop, seriesOf); err != nil {
+				return DiversityReport{}, err
 			}
-			dc.ild = x.r.Diversity(ids)
 			*x.out = append(*x.out, dc)
 		}
 	}
 	return newDiversityReport(cases, w, wo), nil
+}
+
+// topMix ranks items for u with r and reads its top TopK.
+func topMix(r *rank.Ranker, cat *catalog.Catalog, u rank.User, items []int, seriesOf func(int) string) (listCase, error) {
+	req := RequestOf(cat, items)
+	req.K = TopK
+	top, err := r.Rank(u, req)
+	if err != nil {
+		return listCase{}, err
+	}
+	at := make(map[string]int, len(items))
+	for _, it := range items {
+		at[cat.IDs[it]] = it
+	}
+	var lc listCase
+	count := map[string]int{}
+	var ids []string
+	for _, x := range top {
+		ids = append(ids, x.ID)
+		if s := seriesOf(at[x.ID]); s != "" {
+			count[s]++
+			lc.maxSeries = max(lc.maxSeries, count[s])
+		}
+	}
+	lc.ild = r.Diversity(ids)
+	return lc, nil
 }
 
 func newDiversityReport(cases []Case, w, wo []divCase) DiversityReport {
@@ -115,20 +179,14 @@ func newDiversityReport(cases []Case, w, wo []divCase) DiversityReport {
 				}
 				dc := x.cs[i]
 				acc.Add(dc.rank)
-				x.f.MaxSeries += float64(dc.maxSeries)
-				if dc.maxSeries > rank.DefaultSeriesCap {
-					x.f.OverCap++
-				}
-				x.f.ILD += dc.ild
+				x.f.Pool.add(dc.pool)
+				x.f.Popular.add(dc.popular)
 			}
 			r.Users = acc.N()
 			s := acc.Scores()
 			x.f.HR1, x.f.NDCG10 = s.HR1, s.NDCG10
-			if n := float64(acc.N()); n > 0 {
-				x.f.MaxSeries /= n
-				x.f.OverCap /= n
-				x.f.ILD /= n
-			}
+			x.f.Pool.mean(acc.N())
+			x.f.Popular.mean(acc.N())
 		}
 		return r
 	}
@@ -136,4 +194,20 @@ func newDiversityReport(cases []Case, w, wo []divCase) DiversityReport {
 	h := sum(func(c Case) bool { return HeldOut(c.User) })
 	r.HeldOut = &h
 	return r
+}
+
+func (m *ListMix) add(lc listCase) {
+	m.MaxSeries += float64(lc.maxSeries)
+	if lc.maxSeries > rank.DefaultSeriesCap {
+		m.OverCap++
+	}
+	m.ILD += lc.ild
+}
+
+func (m *ListMix) mean(n int) {
+	if n > 0 {
+		m.MaxSeries /= float64(n)
+		m.OverCap /= float64(n)
+		m.ILD /= float64(n)
+	}
 }

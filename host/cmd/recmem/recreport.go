@@ -191,8 +191,9 @@ func printDiversity(w io.Writer, d *rec.DiversityReport) {
 	}
 	h := d.HeldOut
 	row := func(name string, f, g rec.DiversityFigures) {
-		fmt.Fprintf(w, "  %-11s HR@1 %.4f / %.4f, NDCG@10 %.4f / %.4f; pool top %d: most of one series %.2f, over %d for %.3f of users, intra-list diversity %.3f\n",
-			name, f.HR1, g.HR1, f.NDCG10, g.NDCG10, rec.TopK, f.MaxSeries, d.Cap, f.OverCap, f.ILD)
+		fmt.Fprintf(w, "  %-11s HR@1 %.4f / %.4f, NDCG@10 %.4f / %.4f; top %d of the random pool: most of one series %.2f, over %d for %.3f of users, intra-list diversity %.3f; of the %d most popular: %.2f, %.3f, %.3f\n",
+			name, f.HR1, g.HR1, f.NDCG10, g.NDCG10, rec.TopK, f.Pool.MaxSeries, d.Cap, f.Pool.OverCap, f.Pool.ILD,
+			rec.PopularPool, f.Popular.MaxSeries, f.Popular.OverCap, f.Popular.ILD)
 	}
 	fmt.Fprintf(w, "diversity (natively, %d users; all / held out):\n", d.Users)
 	row("with cap", d.With, h.With)
