@@ -145,7 +145,7 @@ test('Export downloads the JSON document; a binary state file imports too', asyn
   const text = await stateText();
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
   assert.equal(readFileSync(await download.path(), 'utf8'), text, 'the exported file is the JSON document');
-  assert.equal(JSON.parse(text).version, 3);
+  assert.equal(JSON.parse(text).version, 4);
   const bin = (await saved('state')).bytes;
   await page.setInputFiles('#import-file', { name: 'memory.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bin) });
   await page.waitForFunction(() => /memory\.bin/.test(document.querySelector('#data-meta').textContent));
