@@ -10,10 +10,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/recmem/recmem/host"
+	"github.com/recmem/recmem/pkg/engine"
 	"github.com/recmem/recmem/pkg/seal"
 )
 
@@ -30,7 +32,8 @@ func forge(t *testing.T, doc []byte) []byte {
 		t.Fatal("no chunk to flip")
 	}
 	sum := sha256.Sum256(flipped)
-	return bytes.Replace(flipped, []byte(`"version":4`), []byte(`"version":4,"checksum":"sha256:`+hex.EncodeToString(sum[:])+`"`), 1)
+	v := `"version":` + strconv.Itoa(engine.SchemaVersion)
+	return bytes.Replace(flipped, []byte(v), []byte(v+`,"checksum":"sha256:`+hex.EncodeToString(sum[:])+`"`), 1)
 }
 
 // likedState is a memory with one "likes" chunk, exported by the native path

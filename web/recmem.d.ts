@@ -136,6 +136,14 @@ export interface Chunk {
    */
   last_delta: number;
   epoch: number;
+  /**
+   * Stated marks a preference the user stated or set by hand (added,
+   * avoided, or its strength edited): signals no longer move it, the
+   * lifecycle never merges, evicts, demotes or forgets it, and a stated
+   * "avoids" at full strength is a wish never to be shown what it names
+   * (pkg/rank). Only the user changes or deletes it.
+   */
+  stated?: boolean;
 }
 
 /** ChunkRef names a chunk and its strength at the time of reference. */
@@ -356,7 +364,7 @@ export interface Document {
 export interface Entry {
   seq: number;
   time: number;
-  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete' | 'evict' | 'drop' | 'avoid';
+  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete' | 'evict' | 'drop' | 'avoid' | 'add';
   trigger: 'user' | 'llm' | 'scheduler' | 'planner' | 'auto' | 'capacity' | 'fifo';
   chunks?: string[];
   events?: string[];
@@ -526,7 +534,8 @@ export interface Maintenance {
 
 /**
  * MemoryView is the output of get_memory: the three tiers, the newest
- * journal entries (oldest first) and the parameters.
+ * journal entries (oldest first), the parameters, and the preferences the
+ * user deleted (absent when none).
  */
 export interface MemoryView {
   clock: number;
@@ -536,6 +545,7 @@ export interface MemoryView {
   chunks: Chunk[];
   profile: Profile;
   journal: Entry[];
+  tombstones?: Tombstone[];
 }
 
 /**
@@ -581,15 +591,21 @@ export interface Model {
  * 	synthesize  (none): rebuild the profile
  * 	edit        chunk, text and/or strength (trigger "user" only)
  * 	delete      chunk or chunks (trigger "user" only)
- * 	avoid       category, key [, text, strength] (trigger "user" only): a
- * 	            standing wish never to be shown something ("never show me
- * 	            Halo"): an "avoids" chunk, strength 1 unless given; a chunk
- * 	            of that category and key already there is turned into it
+ * 	avoid       category, key [, text, strength, aliases] (trigger "user"
+ * 	            only): a standing wish never to be shown something ("never
+ * 	            show me Halo"): a stated "avoids" chunk, strength 1 unless
+ * 	            given; a chunk of that category and key already there is
+ * 	            turned into it
+ * 	add         text [, category, key, polarity, strength, aliases] (trigger
+ * 	            "user" only): a preference the user states ("likes racing",
+ * 	            "avoids Nintendo"; see ParseStated), a stated chunk of
+ * 	            strength 1 unless given, in the topic category unless given;
+ * 	            a chunk of that category and key is turned into it
  * 
  * Reason is optional everywhere; when given it is what the journal records.
  */
 export interface Op {
-  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete' | 'avoid';
+  op: 'extract' | 'boost' | 'demote' | 'merge' | 'forget' | 'synthesize' | 'edit' | 'delete' | 'avoid' | 'add';
   chunk?: string;
   chunks?: string[];
   category?: string;
@@ -598,6 +614,11 @@ export interface Op {
   text?: string;
   strength?: number;
   events?: string[];
+  /**
+   * Aliases are other keys the chunk is about ("avoids Nintendo": each
+   * Nintendo platform), for add and avoid.
+   */
+  aliases?: string[];
   reason?: string;
 }
 
@@ -834,6 +855,11 @@ export interface State {
    * different signal under a listed id is refused.
    */
   client_ids?: (string | { id: string; signal: string })[];
+  /**
+   * Tombstones are the preferences the user deleted, oldest first, at
+   * most MaxTombstones (see Tombstone).
+   */
+  tombstones?: Tombstone[];
 }
 
 /** Summary is a short account of a state's size. */
@@ -846,6 +872,30 @@ export interface Summary {
   profile_version: number;
   journal: number;
   mutations_since_synthesis: number;
+}
+
+/**
+ * Tombstone marks a preference the user deleted, so that the deletion
+ * steers: extraction does not make it again from the events that were in
+ * memory when it was deleted (the events numbered below Before), and the
+ * ranker stops reading those events as support for it (pkg/rank). Later
+ * events are new evidence and count as any other. A preference the user
+ * adds again by hand lifts its tombstone.
+ */
+export interface Tombstone {
+  /** Chunk is the id the deleted chunk had; Text what it said. */
+  chunk: string;
+  category: string;
+  key: string;
+  aliases?: string[];
+  polarity: string;
+  text: string;
+  /**
+   * Before is counters.next_event at the deletion: events e1 to
+   * e(Before-1) were its evidence.
+   */
+  before: number;
+  time: number;
 }
 
 /**
@@ -902,10 +952,7 @@ export interface OpenOptions {
   module: URL | Response | WebAssembly.Module | Uint8Array | ArrayBuffer | string;
   /** answers llm_complete synchronously; absent: the LLM-free policies run */
   llm?: (req: LLMRequest) => LLMResponse;
-  /** the steps that ask llm; absent: the steps measured to help with llmModel (none when it is absent or was never measured) */
   llmSteps?: ('extract' | 'plan' | 'synthesize' | 'rank')[];
-  /** the model behind llm ("smollm2-135m-instruct", a GGUF file name): its prompt profile, default steps and rank weight (docs/llm.md) */
-  llmModel?: string;
   /** a saved state to restore: a JSON document (text, bytes or object) or a binary state (bytes) */
   state?: string | Uint8Array | object;
   /** a catalog asset for rank */
@@ -928,8 +975,6 @@ export class RecmemError extends Error {
   readonly export: string;
   /** the call did not return normally; the instance runs nothing more (open a new one) */
   readonly trapped: boolean;
-  /** the call was cut off at its deadline (Recmem.deadline); trapped too */
-  readonly timedOut: boolean;
 }
 
 /** words any thrown value: an Error's message, a bare string as it is, anything else as JSON */
@@ -942,14 +987,8 @@ export class StateError extends Error {
 }
 /** a state document for the stateless HTTP API (docs/http.md): gzip, then base64, as the Go host packs it */
 export function packState(doc: string | Uint8Array): Promise<string>;
-/** what a packed state may always unpack to, whatever its packed size: 512 KiB */
-export const EXPANSION_FLOOR: number;
-/**
- * the document's bytes of a packed state; throws a StateError (maxBytes defaults to 8 MiB; with
- * maxExpansion, a state of more than that many bytes a byte of its gzip, or EXPANSION_FLOOR, is refused,
- * as recmem serve --max-expansion refuses it)
- */
-export function unpackState(packed: string, opts?: { maxBytes?: number; maxExpansion?: number }): Promise<Uint8Array>;
+/** the document's bytes of a packed state; throws a StateError (maxBytes defaults to 8 MiB) */
+export function unpackState(packed: string, opts?: { maxBytes?: number }): Promise<Uint8Array>;
 /**
  * a state's tag: "sha256:" and the hex SHA-256 of its bytes (a JSON document's UTF-8 bytes, or a bare
  * binary state), as the Go host tags it; with sealKey, the seal "hmac-sha256:..." of those bytes, as
@@ -989,13 +1028,6 @@ export interface PoolOptions extends Omit<OpenOptions, 'state'> {
   recycleBytes?: number;
   /** how long acquire waits for an instance while all are taken, in ms (default 10,000; Infinity: no bound) */
   waitMs?: number;
-  /**
-   * how long one acquire may hold an instance, its import and calls, in ms (default 10,000; Infinity: no
-   * bound): a call past it is cut off (RecmemError timedOut) and the instance discarded
-   */
-  holdMs?: number;
-  /** tags are the seals of the states under this key (at least 32 bytes), as a server with a seal key tags them */
-  tagKey?: string | Uint8Array;
 }
 
 /** RecmemPool.acquire found no free instance within waitMs; nothing was taken */
@@ -1006,29 +1038,24 @@ export class PoolTimeoutError extends Error {
 
 /**
  * A few instances kept warm by the tag of the state each holds: acquiring a state whose tag matches a
- * warm instance skips the import. A cache, never the authority: the pool computes every tag from the
- * bytes, a mismatch always imports, and an instance stays warm only under bytes whose import gives its
- * state exactly.
+ * warm instance skips the import. A cache, never the authority: a mismatch always imports, and a tag
+ * covers the whole state.
  */
 export class RecmemPool {
   static open(opts: PoolOptions): Promise<RecmemPool>;
-  /** the tag the pool keys a state by: its SHA-256, or with tagKey its seal */
-  tag(state: string | Uint8Array): Promise<string>;
   /**
-   * an instance holding state (null: an empty memory); tag, when given, must be the state's tag as the
-   * pool computes it (else a RecmemError, and nothing is taken). The instance's warm is true on a hit;
-   * it is held until deadline (a Date.now() time, default holdMs from now).
+   * an instance holding state (null: an empty memory); tag, when given, is the state's tag the caller
+   * has checked (default: the SHA-256 of the bare state). The instance's warm is true on a hit.
    */
-  acquire(state?: string | Uint8Array | object | null, opts?: { tag?: string; waitMs?: number; deadline?: number }): Promise<Recmem>;
+  acquire(state?: string | Uint8Array | object | null, opts?: { tag?: string; waitMs?: number }): Promise<Recmem>;
   /**
    * the idle instance warm under tag whose state was kept at release, with that state; null when none
    * holds it (it neither waits nor imports)
    */
-  takeWarm(tag: string, opts?: { deadline?: number }): { rm: Recmem; state: string | Uint8Array } | null;
+  takeWarm(tag: string): { rm: Recmem; state: string | Uint8Array } | null;
   /**
-   * takes the instance back, warm under the tag of its heldState() (tag, when given, must be that tag;
-   * null: cold), keeping state (the same state, as its caller holds it) for takeWarm; a trapped one is
-   * closed
+   * takes the instance back, warm under tag (default: its heldTag()), keeping state (the state the
+   * instance holds, as its caller holds it) for takeWarm; a trapped one is closed
    */
   release(rm: Recmem, opts?: { tag?: string | null; state?: string | Uint8Array | null }): Promise<void>;
   stats(): { hits: number; misses: number; open: number; warm: number };
@@ -1078,17 +1105,10 @@ export class Recmem {
   exportState(opts: BinaryExportOptions): Promise<Uint8Array>;
   /** the JSON document, as text (sealed when the instance has a sealKey) */
   exportState(opts?: { format?: 'json' }): Promise<string>;
-  /**
-   * importState of a state whose seal the caller has checked: JSON text or binary bytes; trusted, when
-   * the caller knows a binary state is one this module wrote (a seal, or a server's tag, checked)
-   */
-  importOpened(state: string | Uint8Array, opts?: { trusted?: boolean }): Promise<ImportStateOutput>;
+  /** importState of a state whose seal the caller has checked: JSON text or binary bytes */
+  importOpened(state: string | Uint8Array): Promise<ImportStateOutput>;
   /** the tag of the state the instance last imported or exported, null if a call may have changed it since */
   heldTag(): Promise<string | null>;
-  /** the state whose import gives exactly this instance's state, as its caller holds it, or null */
-  heldState(): string | Uint8Array | null;
-  /** a Date.now() time past which a call is cut off and the instance discarded (Infinity: none) */
-  deadline: number;
   /** set by RecmemPool.acquire: the instance already held the state, nothing was imported */
   warm: boolean;
   /** the instance's linear memory in bytes (it never shrinks) */

@@ -33,6 +33,9 @@ func budgets(r *Report) []Budget {
 	}
 	if r.Chromium != nil {
 		add("restore of 10000 units in Chromium, binary, ms (issue 18)", 50, r.Chromium.RestoreMs["binary"].Median)
+		if f := r.Chromium.FirstVisit; f != nil && f.Error == "" {
+			add("first recommendations on a first visit in Chromium, ms (issue 24)", 1500, f.FirstRecsMs.Median)
+		}
 	}
 	add("warm_start_ms (Go host)", 100, r.WarmStartMs)
 	// Issue 18: carrying the state.

@@ -37,6 +37,45 @@ type Chromium struct {
 	ImportMs   map[string]Stat `json:"import_ms,omitempty"`
 	RestoreMs  map[string]Stat `json:"restore_ms,omitempty"`
 	Error      string          `json:"error,omitempty"`
+	// FirstVisit is a new user opening the games page (issue 24).
+	FirstVisit *FirstVisit `json:"first_visit,omitempty"`
+}
+
+// FirstVisit is the games page opened on a fresh profile, as a new user
+// does (web/bench/firstvisit.mjs): navigation start to the first
+// recommendations shown, and to interactive. Error is set when it failed.
+type FirstVisit struct {
+	What        string `json:"what,omitempty"`
+	FirstRecsMs Stat   `json:"first_recs_ms"`
+	ReadyMs     Stat   `json:"ready_ms"`
+	// PhasesMs are the page's steps, from navigation start: the module
+	// compiled and opened ("module"), the catalog loaded ("catalog"), the
+	// first list shown ("firstRecs").
+	PhasesMs map[string]Stat `json:"phases_ms,omitempty"`
+	Error    string          `json:"error,omitempty"`
+}
+
+// runFirstVisit times a first visit to the page, r.Iters times (at most 9),
+// with node web/bench/firstvisit.mjs (bin/recmem serve and Chromium).
+func (r *runner) runFirstVisit() *FirstVisit {
+	wasm, _ := filepath.Abs(r.Wasm)
+	cmd := exec.Command("node", filepath.Join("web", "bench", "firstvisit.mjs"), "--json", "--iters", strconv.Itoa(min(r.Iters, 9)))
+	cmd.Dir = r.Root
+	cmd.Env = append(os.Environ(), "RECMEM_WASM="+wasm)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if len(msg) > 2000 {
+			msg = msg[len(msg)-2000:]
+		}
+		return &FirstVisit{Error: fmt.Sprintf("node web/bench/firstvisit.mjs: %v: %s", err, msg)}
+	}
+	var f FirstVisit
+	if err := json.Unmarshal(stdout.Bytes(), &f); err != nil {
+		return &FirstVisit{Error: "node web/bench/firstvisit.mjs: " + err.Error()}
+	}
+	return &f
 }
 
 // chromiumSkip says why the restore cannot be timed here, or "".

@@ -42,3 +42,30 @@ func TestChromiumRestore(t *testing.T) {
 		t.Errorf("binary %d bytes, JSON %d", c.StateBytes["binary"], c.StateBytes["json"])
 	}
 }
+
+// TestFirstVisit opens the games page on a fresh profile through
+// web/bench/firstvisit.mjs: the first recommendations come after the module
+// and the catalog, in that order. It needs chromium, web/node_modules and
+// bin/recmem (./build.sh).
+func TestFirstVisit(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	if why := chromiumSkip(root); why != "" {
+		t.Skip(why)
+	}
+	wasm, err := host.FindWasm()
+	if err != nil {
+		t.Skip(err)
+	}
+	if !exists(filepath.Join(root, "bin", "recmem")) {
+		t.Skip("bin/recmem is missing: ./build.sh")
+	}
+	r := &runner{Options{Iters: 1, MaxTime: time.Second, Wasm: wasm, Root: root, Progress: io.Discard}}
+	f := r.runFirstVisit()
+	if f.Error != "" {
+		t.Fatal(f.Error)
+	}
+	p := f.PhasesMs
+	if f.FirstRecsMs.N != 1 || !(p["module"].Median > 0 && p["module"].Median <= p["catalog"].Median && p["catalog"].Median <= f.FirstRecsMs.Median) {
+		t.Errorf("first visit %+v", f)
+	}
+}

@@ -152,4 +152,12 @@ func (c *Chromium) writeMarkdown(w io.Writer, num func(float64) string) {
 		fmt.Fprintf(w, "| %s | %d | %s ms | %s ms | %s ms | %s ms |\n", f, c.StateBytes[f], num(i.Median), num(i.P90), num(r.Median), num(r.P90))
 	}
 	fmt.Fprintln(w)
+	switch f := c.FirstVisit; {
+	case f == nil:
+	case f.Error != "":
+		fmt.Fprintf(w, "first visit: %s\n\n", f.Error)
+	default:
+		fmt.Fprintf(w, "First visit to the games page (%s): first recommendations %s ms (p90 %s ms), interactive %s ms, over %d visits.\n\n",
+			f.What, num(f.FirstRecsMs.Median), num(f.FirstRecsMs.P90), num(f.ReadyMs.Median), f.FirstRecsMs.N)
+	}
 }

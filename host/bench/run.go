@@ -131,6 +131,8 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		} else {
 			r.progress("bench: restore of %d units in Chromium (web/bench/restore.mjs)", ChromiumUnits)
 			rep.Chromium = r.runChromium()
+			r.progress("bench: a first visit to the games page in Chromium (web/bench/firstvisit.mjs)")
+			rep.Chromium.FirstVisit = r.runFirstVisit()
 		}
 	}
 	if r.Terminal {

@@ -113,5 +113,13 @@ func (c *Chromium) writeText(w io.Writer) {
 		i, r := c.ImportMs[f], c.RestoreMs[f]
 		fmt.Fprintf(w, "  %-6s %d bytes: import %.4g / %.4g ms, IndexedDB to a first answer %.4g / %.4g ms\n", f, c.StateBytes[f], i.Median, i.P90, r.Median, r.P90)
 	}
+	switch f := c.FirstVisit; {
+	case f == nil:
+	case f.Error != "":
+		fmt.Fprintf(w, "  first visit: %s\n", f.Error)
+	default:
+		fmt.Fprintf(w, "  a first visit to the games page: first recommendations %.4g / %.4g ms, interactive %.4g ms (%d visits)\n",
+			f.FirstRecsMs.Median, f.FirstRecsMs.P90, f.ReadyMs.Median, f.FirstRecsMs.N)
+	}
 	fmt.Fprintln(w)
 }

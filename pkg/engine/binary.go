@@ -28,6 +28,10 @@ const (
 	sectionMemory = 'M' // the memory, as the JSON document's "memory"
 	sectionUnits  = 'U' // the units (slate.Store.AppendBinary, AppendSegment)
 	checksumTag   = "xxh64:"
+	// firstBinaryVersion is the first document version a binary state
+	// carried: pieces of versions 3 to SchemaVersion are read, an older
+	// piece's memory migrated as an older JSON document is.
+	firstBinaryVersion = 3
 )
 
 // IsBinaryState reports whether b starts like a binary state rather than a
@@ -36,12 +40,13 @@ func IsBinaryState(b []byte) bool { return len(b) >= 4 && string(b[:4]) == binar
 
 // piece is one parsed piece of a binary state.
 type piece struct {
-	kind byte
-	seq  uint32
-	base uint64
-	body []byte
-	sum  uint64
-	size int // header, body and checksum
+	kind    byte
+	version uint32 // the document version whose content it carries
+	seq     uint32
+	base    uint64
+	body    []byte
+	sum     uint64
+	size    int // header, body and checksum
 }
 
 // formatSum writes a binary state's checksum as export_state's base takes it.
@@ -109,10 +114,9 @@ func parsePieces(b []byte) ([]piece, error) {
 		if n > uint64(len(rest)-headerLen-trailerLen) {
 			return nil, fmt.Errorf("%s: truncated: the header says %d bytes of body, %d are left", name, n, len(rest)-headerLen-trailerLen)
 		}
-		// Pieces of version 3 (client ids without their signal) read as
-		// their documents do; every piece written is of SchemaVersion.
-		if v := binary.LittleEndian.Uint32(rest[24:]); v < 3 || v > SchemaVersion {
-			return nil, fmt.Errorf("%s: carries a version %d document, this module reads versions 3 to %d", name, v, SchemaVersion)
+		p.version = binary.LittleEndian.Uint32(rest[24:])
+		if p.version < firstBinaryVersion || p.version > SchemaVersion {
+			return nil, fmt.Errorf("%s: carries a version %d document, this module reads versions %d to %d", name, p.version, firstBinaryVersion, SchemaVersion)
 		}
 		p.size = headerLen + int(n) + trailerLen
 		p.sum = binary.LittleEndian.Uint64(rest[headerLen+n:])
@@ -303,6 +307,9 @@ func decodeBinary(input []byte) (*Document, lineage, error) {
 			var m memory.State
 			if err := decodeStrict(mem, &m); err != nil {
 				return nil, lineage{}, fmt.Errorf("%s.memory: %w", name, err)
+			}
+			if f := newInVersion(int(p.version), &m); f != "" {
+				return nil, lineage{}, fmt.Errorf("%s.%s: not part of version %d documents", name, strings.TrimPrefix(f, "state."), p.version)
 			}
 			if err := m.Validate(); err != nil {
 				return nil, lineage{}, fmt.Errorf("%s.memory.%w", name, err)

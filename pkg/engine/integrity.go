@@ -96,11 +96,11 @@ type header struct {
 // applied by this function; the caller swaps the result in.
 //
 // Version 1 (no checksum) migrates by sealing it; versions 2 and 3 by
-// verifying their checksum, then sealing them as version 4: the content is
-// unchanged (versions 1 and 2 cannot hold client_ids, which version 3
-// added; version 3's client ids keep no fingerprint of their signal, which
-// version 4 added, and a repeat of one is acknowledged as then). A document
-// newer than SchemaVersion is refused.
+// verifying their checksum, then sealing them as the current version: the
+// content is unchanged (none can hold what later versions added: client_ids
+// in 3; in 4, a client id's signal fingerprint, tombstones and stated
+// chunks; a version 3 client id keeps no fingerprint, and a repeat of one is
+// acknowledged as then). A document newer than SchemaVersion is refused.
 func decodeDocument(input []byte) (*Document, error) {
 	var h header
 	if err := json.Unmarshal(input, &h); err != nil {
@@ -131,8 +131,8 @@ func decodeDocument(input []byte) (*Document, error) {
 				return nil, err
 			}
 		}
-		if d.Memory != nil && d.Memory.ClientIDs != nil && d.Version < 3 {
-			return nil, fmt.Errorf("state.memory.client_ids: not part of version %d documents", d.Version)
+		if f := newInVersion(d.Version, d.Memory); f != "" {
+			return nil, fmt.Errorf("%s: not part of version %d documents", f, d.Version)
 		}
 		if d.Memory != nil && d.Version < 4 && slices.ContainsFunc(d.Memory.ClientIDs, func(c memory.ClientID) bool { return c.Signal != "" }) {
 			return nil, fmt.Errorf("state.memory.client_ids: version %d documents keep no signal with a client id", d.Version)

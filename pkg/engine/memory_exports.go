@@ -199,6 +199,7 @@ func applyOpsExport(e *Engine, input []byte) (ApplyOpsOutput, error) {
 	if err != nil {
 		return ApplyOpsOutput{}, err
 	}
+	e.ground(ops)
 	var log llm.Log
 	entries, err := e.doc.Memory.Apply(now, trigger, ops, e.policy(&log))
 	if err != nil {
@@ -226,19 +227,21 @@ func getMemoryExport(e *Engine, input []byte) (MemoryView, error) {
 	if n := in.JournalLimit; n > 0 && len(journal) > n {
 		journal = journal[len(journal)-n:]
 	}
-	return MemoryView{m.Clock, m.Config, m.Counters, m.Events, m.Chunks, m.Profile, journal}, nil
+	return MemoryView{m.Clock, m.Config, m.Counters, m.Events, m.Chunks, m.Profile, journal, m.Tombstones}, nil
 }
 
 // MemoryView is the output of get_memory: the three tiers, the newest
-// journal entries (oldest first) and the parameters.
+// journal entries (oldest first), the parameters, and the preferences the
+// user deleted (absent when none).
 type MemoryView struct {
-	Clock    int64           `json:"clock"`
-	Config   memory.Config   `json:"config"`
-	Counters memory.Counters `json:"counters"`
-	Events   []memory.Event  `json:"events"`
-	Chunks   []memory.Chunk  `json:"chunks"`
-	Profile  memory.Profile  `json:"profile"`
-	Journal  []memory.Entry  `json:"journal"`
+	Clock      int64              `json:"clock"`
+	Config     memory.Config      `json:"config"`
+	Counters   memory.Counters    `json:"counters"`
+	Events     []memory.Event     `json:"events"`
+	Chunks     []memory.Chunk     `json:"chunks"`
+	Profile    memory.Profile     `json:"profile"`
+	Journal    []memory.Entry     `json:"journal"`
+	Tombstones []memory.Tombstone `json:"tombstones,omitempty"`
 }
 
 // nowOf returns the given time, or the memory's clock when none is given.
@@ -273,4 +276,31 @@ func decodeElem(raw json.RawMessage, path string, v any) error {
 		return errors.New(path + rest)
 	}
 	return fmt.Errorf("%s: %w", path, err)
+}
+
+// ground gives a preference stated by hand ("add" with text only) the
+// category, key and aliases of what its words name in the loaded catalog
+// ("avoids Nintendo": the platform facet, every Nintendo platform), so that
+// it matches the items as the chunks extracted from them do. Without a
+// catalog, or when the words name no facet, the op is left to the memory's
+// default (a topic). O(ops × parse).
+func (e *Engine) ground(ops []memory.Op) {
+	if e.rec == nil {
+		return
+	}
+	for i, o := range ops {
+		if o.Op != "add" || o.Category != "" || o.Key != "" || o.Aliases != nil {
+			continue
+		}
+		_, label, _ := memory.ParseStated(o.Text)
+		facet, values, ok := e.rec.ranker.Ground(label)
+		if !ok {
+			continue
+		}
+		cat := memory.CategoryOf(facet, e.doc.Memory.Config.Categories)
+		if cat == "" {
+			continue
+		}
+		ops[i].Category, ops[i].Key, ops[i].Aliases = cat, label, values
+	}
 }

@@ -12,11 +12,35 @@ import (
 // (docs/state-format.md). A document with a newer version is refused; an
 // older one is migrated on import (integrity.go). Version 2 added the
 // checksum; version 3 added memory.client_ids; version 4 keeps with each
-// client id the fingerprint of its signal.
+// client id the fingerprint of its signal, and added memory.tombstones and a
+// chunk's stated (the user's edits that steer).
 const (
 	SchemaName    = "recmem.state"
 	SchemaVersion = 4
 )
+
+// newInVersion says, for a document of version v (older than SchemaVersion)
+// that holds memory a version-v document cannot hold, which field: such a
+// document was not written by a module of that version. "" when none.
+func newInVersion(v int, m *memory.State) string {
+	if m == nil {
+		return ""
+	}
+	if v < 3 && m.ClientIDs != nil {
+		return "state.memory.client_ids"
+	}
+	if v < 4 {
+		if m.Tombstones != nil {
+			return "state.memory.tombstones"
+		}
+		for i, c := range m.Chunks {
+			if c.Stated {
+				return fmt.Sprintf("state.memory.chunks[%d].stated", i)
+			}
+		}
+	}
+	return ""
+}
 
 // Document is the whole client-held state of one user: everything an engine
 // knows. Exported by export_state and restored by import_state; a round trip is

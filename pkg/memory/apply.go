@@ -29,6 +29,12 @@ func (s *State) Apply(now int64, trigger string, ops []Op, pol Policy) ([]Entry,
 			return nil, fmt.Errorf("ops[%d].%w", i, err)
 		}
 	}
+	if t.edited && w.Counters.Mutations > 0 {
+		// The profile must not go on saying what the user just changed.
+		if err := t.synthesize("auto", "the profile is rewritten after the user's edit"); err != nil {
+			return nil, err
+		}
+	}
 	if err := w.checkExhausted(); err != nil {
 		return nil, err
 	}
@@ -53,11 +59,16 @@ type txn struct {
 	trigger string
 	pol     Policy
 	out     []Entry
+	edited  bool // a user's edit, delete, add or avoid was applied
 }
 
 func (t *txn) apply(o Op) error {
 	if err := o.check(); err != nil {
 		return err
+	}
+	switch o.Op {
+	case "edit", "delete", "add", "avoid":
+		t.edited = true
 	}
 	switch o.Op {
 	case "extract":
@@ -79,6 +90,8 @@ func (t *txn) apply(o Op) error {
 		return t.edit(o)
 	case "avoid":
 		return t.avoid(o)
+	case "add":
+		return t.add(o)
 	}
 	return fmt.Errorf("op: unknown op %q", o.Op)
 }
@@ -177,6 +190,11 @@ func (t *txn) processed(ids []string) {
 func (t *txn) lookup(id, field string) (int, error) {
 	i := t.s.chunkIndex(id)
 	if i < 0 {
+		for _, ts := range t.s.Tombstones {
+			if ts.Chunk == id {
+				return -1, fmt.Errorf("%s: unknown chunk %q (the user deleted it: %q)", field, id, ts.Text)
+			}
+		}
 		return -1, fmt.Errorf("%s: unknown chunk %q", field, id)
 	}
 	return i, nil
@@ -201,6 +219,9 @@ func (t *txn) step(o Op, d float64) error {
 			return err
 		}
 		c := &t.s.Chunks[i]
+		if err := t.userOnly(c, fields[k], o.Op); err != nil {
+			return err
+		}
 		before := c.Strength
 		t.setStrength(c, before+d)
 		c.Evidence++
@@ -235,6 +256,9 @@ func (t *txn) remove(o Op) error {
 			return err
 		}
 		c := t.s.Chunks[i]
+		if err := t.userOnly(&c, fields[k], o.Op); err != nil {
+			return err
+		}
 		reason := o.Reason
 		if o.Op == "forget" {
 			ok, rule := forgetRule(c, cfg)
@@ -247,12 +271,40 @@ func (t *txn) remove(o Op) error {
 			reason = cmp.Or(reason, rule)
 		}
 		t.s.Chunks = slices.Delete(t.s.Chunks, i, i+1)
-		e := Entry{Op: o.Op, Chunks: []string{id}, Before: ptr(c.Strength), Reason: cmp.Or(reason, "deleted by the user")}
+		if o.Op == "delete" {
+			reason = cmp.Or(reason, t.bury(c))
+		}
+		e := Entry{Op: o.Op, Chunks: []string{id}, Before: ptr(c.Strength), Reason: reason}
 		if err := t.journal(e); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// userOnly refuses a lifecycle op other than the user's on a chunk the user
+// stated: only the user changes it.
+func (t *txn) userOnly(c *Chunk, field, op string) error {
+	if c.Stated && t.trigger != "user" {
+		return fmt.Errorf("%s: chunk %q is the user's own (%q): %s is left to the user", field, c.ID, c.Text, op)
+	}
+	return nil
+}
+
+// bury leaves a tombstone for a chunk the user deleted (see Tombstone) and
+// returns the journal's sentence about it.
+func (t *txn) bury(c Chunk) string {
+	s := t.s
+	s.liftTombstone(c.Category, c.Key, "")
+	s.Tombstones = append(s.Tombstones, Tombstone{Chunk: c.ID, Category: c.Category, Key: c.Key, Aliases: slices.Clone(c.Aliases),
+		Polarity: c.Polarity, Text: c.Text, Before: s.Counters.NextEvent, Time: t.now})
+	if over := len(s.Tombstones) - MaxTombstones; over > 0 {
+		s.Tombstones = slices.Delete(s.Tombstones, 0, over)
+	}
+	if c.Stated || s.Counters.NextEvent == 1 {
+		return fmt.Sprintf("the user deleted %q", c.Text)
+	}
+	return fmt.Sprintf("the user deleted %q: the events up to e%d will not bring it back, nor pull recommendations its way", c.Text, s.Counters.NextEvent-1)
 }
 
 // forgetRule reports whether c may be forgotten (strength <= threshold and
@@ -295,9 +347,13 @@ func (t *txn) edit(o Op) error {
 		e.Before = ptr(c.Strength)
 		t.setStrength(c, *o.Strength)
 		e.After = ptr(c.Strength)
+		c.Stated = true
 		what = append(what, "strength")
 	}
-	e.Reason = cmp.Or(o.Reason, "user edited the "+strings.Join(what, " and "))
+	e.Reason = cmp.Or(o.Reason, fmt.Sprintf("the user edited the %s of %q", strings.Join(what, " and "), c.Text))
+	if o.Strength != nil {
+		e.Reason += "; signals no longer move it"
+	}
 	return t.journal(e)
 }
 
@@ -320,6 +376,9 @@ func (t *txn) merge(o Op) error {
 			return err
 		}
 		c := t.s.Chunks[i]
+		if err := t.userOnly(&c, fields[k], "merge"); err != nil {
+			return err
+		}
 		if k > 0 {
 			switch head := parts[0]; {
 			case c.Category != head.Category:

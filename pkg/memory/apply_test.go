@@ -117,16 +117,28 @@ func TestApplyOps(t *testing.T) {
 			}
 		}},
 		{"edit", "user", []Op{{Op: "edit", Chunk: "c1", Text: "Loves JRPGs", Strength: f(0.95)}}, func(t *testing.T, s *State, out []Entry) {
-			if c := chunk(t, s, "c1"); c.Text != "Loves JRPGs" || c.Strength != 0.95 || c.Evidence != 1 || c.LastDelta != 0.25 {
+			// A strength the user sets is the user's own: signals no
+			// longer move it.
+			if c := chunk(t, s, "c1"); c.Text != "Loves JRPGs" || c.Strength != 0.95 || c.Evidence != 1 || c.LastDelta != 0.25 || !c.Stated {
 				t.Errorf("edited %+v", c)
 			}
-			if out[0].Reason != "user edited the text and strength" {
+			if out[0].Reason != `the user edited the text and strength of "Loves JRPGs"; signals no longer move it` {
 				t.Errorf("reason %q", out[0].Reason)
+			}
+			// The profile is rewritten at once.
+			if len(out) != 2 || out[1].Op != "synthesize" || s.Profile.Version != 1 {
+				t.Errorf("entries %+v, profile %+v", out, s.Profile)
 			}
 		}},
 		{"delete", "user", []Op{{Op: "delete", Chunks: []string{"c1", "c3"}}}, func(t *testing.T, s *State, out []Entry) {
-			if len(s.Chunks) != 2 || len(out) != 2 || out[0].Reason != "deleted by the user" {
+			want := `the user deleted "Enjoys RPG": the events up to e2 will not bring it back, nor pull recommendations its way`
+			if len(s.Chunks) != 2 || len(out) != 3 || out[0].Reason != want || out[2].Op != "synthesize" {
 				t.Errorf("chunks %d, entries %+v", len(s.Chunks), out)
+			}
+			// Each deleted chunk leaves a tombstone over the events e1, e2.
+			if len(s.Tombstones) != 2 || !reflect.DeepEqual(s.Tombstones[0], Tombstone{Chunk: "c1", Category: "genre", Key: "rpg",
+				Polarity: "likes", Text: "Enjoys RPG", Before: 3, Time: 1000}) || s.Tombstones[1].Key != "mario" {
+				t.Errorf("tombstones %+v", s.Tombstones)
 			}
 		}},
 		{"explicit extract", "llm", []Op{{Op: "extract", Category: "genre", Text: "Enjoys roguelikes", Events: []string{"e2"}}}, func(t *testing.T, s *State, out []Entry) {

@@ -126,7 +126,7 @@ func (t *txn) createAs(o Op, op string) error {
 	c := Chunk{
 		ID: fmt.Sprintf("c%d", t.s.Counters.NextChunk), Category: o.Category, Key: key, Polarity: pol,
 		Text: strings.TrimSpace(o.Text), Evidence: max(1, len(o.Events)), FirstSeen: first, LastSeen: last,
-		Events: addEvents(nil, o.Events, cfg.ChunkEvents),
+		Events: addEvents(nil, o.Events, cfg.ChunkEvents), Aliases: o.Aliases, Stated: op == "avoid" || op == "add",
 	}
 	t.setStrength(&c, strength)
 	t.processed(o.Events)
@@ -153,16 +153,23 @@ func (t *txn) admit(c Chunk, events []string) (bool, error) {
 	}
 	w := -1
 	for i, x := range s.Chunks {
-		if x.Category != c.Category {
-			continue
+		if x.Category != c.Category || x.Stated {
+			continue // the user's own chunks are never evicted
 		}
 		if w < 0 || weaker(x, s.Chunks[w]) {
 			w = i
 		}
 	}
-	weak := s.Chunks[w]
 	full := fmt.Sprintf("category %s is full (%d/%d): the new %q (%s)", c.Category, n, k, c.Text, fmtStrength(c.Strength))
-	if c.Strength <= weak.Strength {
+	if w < 0 && c.Stated {
+		return false, fmt.Errorf("category: %s is full (%d/%d) with preferences the user stated: delete one first", c.Category, n, k)
+	}
+	if w < 0 {
+		return false, t.journal(Entry{Op: "drop", Trigger: "capacity", Events: events, After: ptr(c.Strength),
+			Reason: full + " is not added: every chunk there is the user's own"})
+	}
+	weak := s.Chunks[w]
+	if c.Strength <= weak.Strength && !c.Stated {
 		return false, t.journal(Entry{Op: "drop", Trigger: "capacity", Events: events, After: ptr(c.Strength),
 			Reason: fmt.Sprintf("%s is not stronger than the weakest, %s %q (%s)", full, weak.ID, weak.Text, fmtStrength(weak.Strength))})
 	}
@@ -200,6 +207,20 @@ var templateWords = wordSet(`
 enjoys enjoy likes like loves love avoids avoid prefers prefer interested dislikes
 dislike hates hate fan work works series brand titles tone products
 `)
+
+// profileWords are the words the synthesizer's sentences add around the
+// chunks' (TemplateSynthesizer).
+var profileWords = wordSet(`strongly tentatively lately more less into open`)
+
+// TemplateWord reports whether a lowercased word is one the memory's own
+// templates write around what a preference is about ("enjoys", "series",
+// "strongly", "lately"...), so that a reader of chunk and profile texts can
+// match what they name rather than how they say it. O(1).
+func TemplateWord(w string) bool {
+	_, t := templateWords[w]
+	_, p := profileWords[w]
+	return t || p
+}
 
 func joinReason(why, detail string) string {
 	if why == "" {

@@ -27,6 +27,9 @@ import (
 //     Config.MinAvoidSupport (and MinTitleSupport if guessed) becomes an
 //     "avoids" chunk.
 //   - Neutral signals (view, click, rate 3) are processed but count for nothing.
+//   - An event is no evidence for a feature the user deleted while the event
+//     was in memory (State.Tombstones), and a chunk the user stated
+//     (Chunk.Stated) is neither boosted nor demoted: the user's word holds.
 //
 // Updates come first, in order of first mention, then additions, so that an
 // addition that evicts a chunk never precedes that chunk's update.
@@ -62,7 +65,11 @@ func (MetadataExtractor) Extract(s *State, scope []string) ([]Op, error) {
 			continue
 		}
 		in := slices.Contains(scope, e.ID)
+		n := idNumber(e.ID, 'e')
 		for _, f := range itemFeatures(e.Meta, cfg.Categories) {
+			if s.tombstoned(f.Category, f.Key, n) {
+				continue // the user deleted what this event showed
+			}
 			id := f.Category + "\x00" + f.Key
 			t := byKey[id]
 			if t == nil {
@@ -90,7 +97,7 @@ func (MetadataExtractor) Extract(s *State, scope []string) ([]Op, error) {
 	updates := updateChunks(s, tallies)
 	var adds []Op
 	for _, t := range tallies {
-		if t.chunk >= 0 || len(t.newPos)+len(t.newNeg) == 0 {
+		if t.chunk >= 0 || len(t.newPos)+len(t.newNeg) == 0 || subsumed(t, tallies) {
 			continue
 		}
 		minLikes, minAvoids := cfg.MinSupport, cfg.MinAvoidSupport
@@ -108,6 +115,36 @@ func (MetadataExtractor) Extract(s *State, scope []string) ([]Op, error) {
 	return append(updates, adds...), nil
 }
 
+// subsumed reports whether a term guessed from titles is part of a longer
+// one that the same items show ("Creed" of "Assassin's Creed", both in the
+// same two titles): the longer term is the name, and one chunk about it is
+// enough. O(tallies × key length).
+func subsumed(t *tally, tallies []*tally) bool {
+	if !t.f.Guessed || t.f.Category == "series" || t.f.Category == "platform" {
+		return false
+	}
+	for _, u := range tallies {
+		if u != t && u.f.Guessed && u.f.Category == t.f.Category && len(u.f.Key) > len(t.f.Key) &&
+			partOfName(t.f.Key, []string{u.f.Key}) && sameItems(t.posItems, u.posItems) && sameItems(t.negItems, u.negItems) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameItems reports whether a and b hold the same ids (each id once).
+func sameItems(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
 // updateChunks proposes one boost or demote per existing chunk that the
 // scope's signals mention, pooling the features that match the same chunk.
 func updateChunks(s *State, tallies []*tally) []Op {
@@ -117,7 +154,7 @@ func updateChunks(s *State, tallies []*tally) []Op {
 	}
 	var pools []*pool
 	for _, t := range tallies {
-		if t.chunk < 0 || len(t.newPos)+len(t.newNeg) == 0 {
+		if t.chunk < 0 || len(t.newPos)+len(t.newNeg) == 0 || s.Chunks[t.chunk].Stated {
 			continue
 		}
 		i := slices.IndexFunc(pools, func(p *pool) bool { return p.chunk == t.chunk })

@@ -117,3 +117,47 @@ func TestMetadataExtractor(t *testing.T) {
 		}
 	})
 }
+
+// chunkTexts lists the texts of s's chunks in order.
+func chunkTexts(s *State) []string {
+	var out []string
+	for _, c := range s.Chunks {
+		out = append(out, c.Text)
+	}
+	return out
+}
+
+func TestOneChunkPerName(t *testing.T) {
+	blackFlag := "Assassin&rsquo;s Creed IV Black Flag - PlayStation 4"
+	unity := "Assassin's Creed Unity - Xbox One"
+	cases := []struct {
+		name string
+		sigs []Signal
+		want []string
+	}{
+		{"titles alone: the longest run the two titles share", []Signal{
+			sig("1", "purchase", 0, 1, "title", blackFlag), sig("2", "purchase", 0, 2, "title", unity)},
+			[]string{"Interested in Assassin's Creed"}},
+		{"a series in the metadata: its words are no topic", []Signal{
+			sig("1", "purchase", 0, 1, "title", blackFlag, "series", "Assassin's Creed"),
+			sig("2", "purchase", 0, 2, "title", unity, "series", "Assassin's Creed")},
+			[]string{"Enjoys the Assassin's Creed series"}},
+		{"a series name with an article", []Signal{
+			sig("1", "purchase", 0, 1, "title", "The Legend of Zelda: Breath of the Wild", "series", "The Legend of Zelda")},
+			[]string{"Enjoys The Legend of Zelda series"}},
+		{"a word shared beyond the name stays its own", []Signal{
+			sig("1", "purchase", 0, 1, "title", "Super Mario Galaxy - Nintendo Wii"),
+			sig("2", "purchase", 0, 2, "title", "Mario Kart Wii - Nintendo Wii"),
+			sig("3", "purchase", 0, 3, "title", "Mario Kart DS - Nintendo DS")},
+			[]string{"Prefers Nintendo Wii", "Interested in Mario", "Interested in Mario Kart"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := New(Config{})
+			extractAll(t, s, c.sigs...)
+			if got := chunkTexts(s); strings.Join(got, "|") != strings.Join(c.want, "|") {
+				t.Errorf("chunks %q, want %q", got, c.want)
+			}
+		})
+	}
+}

@@ -42,10 +42,15 @@ type feature struct {
 // feature is dropped.
 func itemFeatures(meta map[string][]string, cats []string) []feature {
 	var out []feature
+	var addKey func(kind, label, key string, guessed bool)
 	add := func(kind, label string, guessed bool) {
+		addKey(kind, strings.TrimRight(cleanLabel(label), " .,;:-"), "", guessed)
+	}
+	addKey = func(kind, label, key string, guessed bool) {
 		cat := mapCategory(kind, cats)
-		label = strings.TrimRight(cleanLabel(label), " .,;:-")
-		key := normalizeKey(label)
+		if key == "" {
+			key = normalizeKey(label)
+		}
 		if cat == "" || key == "" || len(key) > maxKeyLen || len(label) > 2*maxKeyLen {
 			return
 		}
@@ -54,27 +59,47 @@ func itemFeatures(meta map[string][]string, cats []string) []feature {
 		}
 		out = append(out, feature{cat, key, label, guessed})
 	}
+	// The names the item's own metadata gives (its series, platform,
+	// genres...): a title's guess of the same kind gives way to them, and
+	// a title term that is one of them, or part of one, is not a topic of
+	// its own ("Assassin's Creed" is a series, not "Assassins" and "Creed").
+	stated, names := map[string]bool{}, []string{}
+	for _, field := range sortedKeys(meta) {
+		name := fieldName(field)
+		if _, skip := ignoredFields[name]; skip || isTitleField(name) || categoryFamily[name] == "era" {
+			continue
+		}
+		stated[categoryFamily[name]] = true
+		for _, v := range meta[field] {
+			for _, part := range valueParts(v) {
+				if k := normalizeKey(part); k != "" {
+					names = append(names, k)
+				}
+			}
+		}
+	}
 	for _, field := range sortedKeys(meta) {
 		name := fieldName(field)
 		_, skip := ignoredFields[name]
-		_, title := titleFields[name]
 		switch {
 		case skip:
-		case title:
+		case isTitleField(name):
 			for _, v := range meta[field] {
 				if implausible(v) != "" {
 					continue
 				}
 				t := parseTitle(v)
-				if t.series != "" {
+				if t.series != "" && !stated["series"] {
 					add("series", t.series, true)
+					names = append(names, normalizeKey(t.series))
 				}
-				if t.platform != "" {
+				if t.platform != "" && !stated["format"] {
 					add("platform", t.platform, true)
 				}
-				for _, w := range t.terms {
-					if _, instr := instructionWords[normalizeKey(w)]; !instr {
-						add("topic", w, true)
+				for i, w := range t.terms {
+					k := t.keys[i]
+					if _, instr := instructionWords[k]; !instr && !partOfName(k, names) {
+						addKey("topic", w, k, true)
 					}
 				}
 			}
@@ -95,6 +120,24 @@ func itemFeatures(meta map[string][]string, cats []string) []feature {
 		}
 	}
 	return out
+}
+
+// isTitleField reports whether a field name holds titles.
+func isTitleField(name string) bool {
+	_, ok := titleFields[name]
+	return ok
+}
+
+// partOfName reports whether the words of key are the whole or a run of
+// the words of one of names ("creed" and "assassins creed" of "assassins
+// creed"). O(total length of names).
+func partOfName(key string, names []string) bool {
+	for _, n := range names {
+		if n == key || strings.HasPrefix(n, key+" ") || strings.HasSuffix(n, " "+key) || strings.Contains(n, " "+key+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // valueParts splits a metadata value into the values it lists ("a|b;c").
@@ -147,10 +190,16 @@ func decade(v string) string {
 type titleParts struct {
 	series, platform string
 	terms            []string
+	keys             []string // the terms' keys (normalizeKey of each)
 }
 
 // parseTitle splits a product or work title into a series candidate, a
-// platform and salient terms (see itemFeatures). Cost O(len(raw)).
+// platform and salient terms (see itemFeatures). A term is a run of salient
+// words that stand next to each other in the title (any part of a run: at
+// most 21 terms from the 6 salient words a title gives),
+// written as in the title ("Assassin's Creed"), so that a name of several
+// words can be a preference whole: the extractor keeps the longest run that
+// its items share (Extract). Cost O(len(raw)).
 func parseTitle(raw string) titleParts {
 	var p titleParts
 	s := dropBracketed(cleanLabel(raw))
@@ -169,28 +218,66 @@ func parseTitle(raw string) titleParts {
 	}
 	seriesWords := text.Words(normalizeKey(p.series))
 	var seen []string
-	prev := ""
-	for _, orig := range titleWords(strings.Join(segs, " ")) {
-		w := strings.ToLower(orig)
-		_, afterPlatform := platformWords[prev]
-		_, tail := platformTail[w]
-		prev = w
-		if len(p.terms) == maxTitleTerms || !salient(w) || afterPlatform && tail || slices.Contains(seriesWords, w) || slices.Contains(seen, w) {
-			continue
+	type word struct{ label, key string }
+	var runs [][]word
+	for _, seg := range segs {
+		for _, part := range strings.Split(seg, ":") {
+			var run []word
+			prev := ""
+			for _, orig := range titleWords(part) {
+				w := wordKey(orig)
+				_, afterPlatform := platformWords[prev]
+				_, tail := platformTail[w]
+				prev = w
+				if len(seen) == maxTitleTerms || !salient(w) || afterPlatform && tail || slices.Contains(seriesWords, w) || slices.Contains(seen, w) {
+					if len(run) > 0 {
+						runs = append(runs, run)
+					}
+					run = nil
+					continue
+				}
+				seen = append(seen, w)
+				run = append(run, word{titleLabel(orig), normalizeKey(orig)})
+			}
+			if len(run) > 0 {
+				runs = append(runs, run)
+			}
 		}
-		seen = append(seen, w)
-		p.terms = append(p.terms, titleLabel(orig))
+	}
+	for _, run := range runs {
+		for i := range run {
+			label, key := "", ""
+			for n := 0; i+n < len(run); n++ {
+				if n > 0 {
+					label, key = label+" ", key+" "
+				}
+				label, key = label+run[i+n].label, key+run[i+n].key
+				p.terms, p.keys = append(p.terms, label), append(p.keys, key)
+			}
+		}
 	}
 	return p
 }
 
-// titleWords splits a title into words as written (apostrophes dropped, so
-// "Clancy's" is "Clancys"), matching normalizeKey's words one for one.
+// titleWords splits a title into words as written, an apostrophe inside a
+// word kept ("Assassin's", "Clancy's"), so that a label reads as the title
+// does; wordKey gives the word normalizeKey would.
 func titleWords(s string) []string {
-	return strings.FieldsFunc(apostrophes.Replace(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r)
+	ws := strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r) && r != '\'' && r != '\u2019'
 	})
+	out := ws[:0]
+	for _, w := range ws {
+		if w = strings.Trim(w, "'\u2019"); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
 }
+
+// wordKey is a title word as a key holds it: lowercased, apostrophes
+// dropped ("Assassin's" gives "assassins").
+func wordKey(w string) string { return strings.ToLower(dropApostrophes(w)) }
 
 // titleLabel is how a title word is shown: as written when it has capitals
 // ("NBA", "Mario"), capitalized when it is all lowercase.
@@ -205,8 +292,8 @@ func titleLabel(w string) string {
 // a chunk's text stays within maxTextLen whatever the metadata holds.
 const maxKeyLen = 60
 
-// maxTitleTerms bounds the terms one title gives, so that a long accessory
-// listing does not flood the tally.
+// maxTitleTerms bounds the salient words one title gives terms from, so
+// that a long accessory listing does not flood the tally.
 const maxTitleTerms = 6
 
 // trimNoise drops trailing listing noise from a segment ("PlayStation Vita
@@ -270,14 +357,26 @@ func upperFirst(s string) string {
 
 // chunkText writes the natural-language text of a chunk about label in
 // category, from the category's family: "Enjoys the Mario series", "Avoids
-// horror", "Enjoys work by Dietrich Bonhoeffer".
+// horror", "Enjoys work by Dietrich Bonhoeffer". A label that starts with an
+// article keeps it and the template drops its own ("Enjoys The Legend of
+// Zelda series", never "the The Legend of Zelda").
 func chunkText(category, polarity, label string) string {
+	t := chunkTemplate(category, polarity)
+	if hasArticle(label) {
+		t = strings.Replace(t, "the %s", "%s", 1)
+	}
+	return fmt.Sprintf(t, label)
+}
+
+// chunkTemplate is the text of a chunk of category and polarity with %s for
+// what it is about.
+func chunkTemplate(category, polarity string) string {
 	likes := polarity == "likes"
 	pick := func(l, a string) string {
 		if likes {
-			return fmt.Sprintf(l, label)
+			return l
 		}
-		return fmt.Sprintf(a, label)
+		return a
 	}
 	switch category {
 	case "brand", "manufacturer", "label":
@@ -299,11 +398,19 @@ func chunkText(category, polarity, label string) string {
 	case "tone":
 		return pick("Enjoys a %s tone", "Avoids a %s tone")
 	}
-	cat := strings.ReplaceAll(category, "_", " ")
-	if likes {
-		return fmt.Sprintf("Likes %s (%s)", label, cat)
+	cat := strings.ReplaceAll(strings.ReplaceAll(category, "_", " "), "%", "%%")
+	return pick("Likes %s ("+cat+")", "Avoids %s ("+cat+")")
+}
+
+// hasArticle reports whether a label starts with "the", "a" or "an" as a
+// word.
+func hasArticle(label string) bool {
+	w, _, _ := strings.Cut(label, " ")
+	switch strings.ToLower(w) {
+	case "the", "a", "an":
+		return strings.Contains(label, " ")
 	}
-	return fmt.Sprintf("Avoids %s (%s)", label, cat)
+	return false
 }
 
 // categoryFamily maps category and field names to the family they belong to.

@@ -25,9 +25,9 @@ type Entry struct {
 }
 
 // JournalOps are the operations a journal entry may record: the lifecycle
-// operations, a user's edit, delete and avoid, and the capacity outcomes
+// operations, a user's edit, delete, avoid and add, and the capacity outcomes
 // "evict" (a weaker chunk replaced) and "drop" (a new chunk refused).
-var JournalOps = []string{"extract", "boost", "demote", "merge", "forget", "synthesize", "edit", "delete", "evict", "drop", "avoid"}
+var JournalOps = []string{"extract", "boost", "demote", "merge", "forget", "synthesize", "edit", "delete", "evict", "drop", "avoid", "add"}
 
 // Triggers say who caused an entry: a user's edit, an LLM policy, the fixed
 // scheduler, the planner, the automatic synthesis every Config.Gamma

@@ -19,6 +19,9 @@ func Duplicates(s *State) []Op {
 	type group struct{ cat, pol string }
 	var groups []group
 	for _, c := range s.Chunks {
+		if c.Stated {
+			continue // the user's own words: never merged away
+		}
 		if g := (group{c.Category, c.Polarity}); !slices.Contains(groups, g) {
 			groups = append(groups, g)
 		}
@@ -27,7 +30,7 @@ func Duplicates(s *State) []Op {
 	for _, g := range groups {
 		var cs []Chunk
 		for _, c := range s.Chunks {
-			if c.Category == g.cat && c.Polarity == g.pol {
+			if c.Category == g.cat && c.Polarity == g.pol && !c.Stated {
 				cs = append(cs, c)
 			}
 		}
@@ -98,7 +101,7 @@ func chunkTerms(c Chunk) map[string]bool {
 func Forgettable(s *State) []Op {
 	var ops []Op
 	for _, c := range s.Chunks {
-		if ok, rule := forgetRule(c, s.Config); ok {
+		if ok, rule := forgetRule(c, s.Config); ok && !c.Stated {
 			ops = append(ops, Op{Op: "forget", Chunk: c.ID, Reason: rule})
 		}
 	}

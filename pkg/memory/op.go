@@ -23,10 +23,16 @@ import (
 //	synthesize  (none): rebuild the profile
 //	edit        chunk, text and/or strength (trigger "user" only)
 //	delete      chunk or chunks (trigger "user" only)
-//	avoid       category, key [, text, strength] (trigger "user" only): a
-//	            standing wish never to be shown something ("never show me
-//	            Halo"): an "avoids" chunk, strength 1 unless given; a chunk
-//	            of that category and key already there is turned into it
+//	avoid       category, key [, text, strength, aliases] (trigger "user"
+//	            only): a standing wish never to be shown something ("never
+//	            show me Halo"): a stated "avoids" chunk, strength 1 unless
+//	            given; a chunk of that category and key already there is
+//	            turned into it
+//	add         text [, category, key, polarity, strength, aliases] (trigger
+//	            "user" only): a preference the user states ("likes racing",
+//	            "avoids Nintendo"; see ParseStated), a stated chunk of
+//	            strength 1 unless given, in the topic category unless given;
+//	            a chunk of that category and key is turned into it
 //
 // Reason is optional everywhere; when given it is what the journal records.
 type Op struct {
@@ -39,12 +45,15 @@ type Op struct {
 	Text     string   `json:"text,omitempty"`
 	Strength *float64 `json:"strength,omitempty"`
 	Events   []string `json:"events,omitempty"`
-	Reason   string   `json:"reason,omitempty"`
+	// Aliases are other keys the chunk is about ("avoids Nintendo": each
+	// Nintendo platform), for add and avoid.
+	Aliases []string `json:"aliases,omitempty"`
+	Reason  string   `json:"reason,omitempty"`
 }
 
 // OpNames lists the ops Apply takes, in the order of Op's doc (opFields has
 // an entry for each).
-var OpNames = []string{"extract", "boost", "demote", "merge", "forget", "synthesize", "edit", "delete", "avoid"}
+var OpNames = []string{"extract", "boost", "demote", "merge", "forget", "synthesize", "edit", "delete", "avoid", "add"}
 
 // opFields lists the fields each op may carry, besides op and reason.
 var opFields = map[string][]string{
@@ -56,11 +65,15 @@ var opFields = map[string][]string{
 	"synthesize": {},
 	"edit":       {"chunk", "text", "strength"},
 	"delete":     {"chunk", "chunks"},
-	"avoid":      {"category", "key", "text", "strength"},
+	"avoid":      {"category", "key", "text", "strength", "aliases"},
+	"add":        {"category", "key", "polarity", "text", "strength", "aliases"},
 }
 
 // Limits on what an op may set.
-const maxTextLen = 300
+const (
+	maxTextLen = 300
+	maxAliases = 32
+)
 
 // present lists the optional fields o sets, in a fixed order.
 func (o Op) present() []string {
@@ -78,6 +91,7 @@ func (o Op) present() []string {
 	add("text", o.Text != "")
 	add("strength", o.Strength != nil)
 	add("events", o.Events != nil)
+	add("aliases", o.Aliases != nil)
 	return fs
 }
 
@@ -104,6 +118,9 @@ func (o Op) check() error {
 		if v := *o.Strength; !(v >= 0 && v <= 1) {
 			return fmt.Errorf("strength: %v is outside [0,1]", v)
 		}
+	}
+	if len(o.Aliases) > maxAliases {
+		return fmt.Errorf("aliases: at most %d, got %d", maxAliases, len(o.Aliases))
 	}
 	return nil
 }

@@ -95,7 +95,7 @@ func (h Heuristic) Plan(s *State, now int64, force bool, pol Policy) (Decision, 
 	}
 	var stale []Op
 	for _, c := range p.sim.Chunks {
-		if age := now - c.LastSeen; age >= cfg.StaleChunk {
+		if age := now - c.LastSeen; age >= cfg.StaleChunk && !c.Stated {
 			stale = append(stale, Op{Op: "demote", Chunk: c.ID,
 				Reason: fmt.Sprintf("not seen for %s (stale after %s)", days(age), days(cfg.StaleChunk))})
 		}

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/recmem/recmem/pkg/text"
 )
 
 // implausible returns why a metadata value or title cannot describe an item,
@@ -24,14 +26,17 @@ import (
 //
 // Cost O(len(s)).
 func implausible(s string) string {
-	if m := roleLabel.FindString(s); m != "" {
-		return fmt.Sprintf("starts with the role label %q", strings.TrimSpace(m))
+	// Both patterns need a byte most values lack: test for it first.
+	if strings.IndexByte(s, ':') >= 0 {
+		if m := roleLabel.FindString(s); m != "" {
+			return fmt.Sprintf("starts with the role label %q", strings.TrimSpace(m))
+		}
 	}
-	if markup.MatchString(s) {
+	if strings.IndexByte(s, '<') >= 0 && markup.MatchString(s) {
 		return "holds markup (<...>)"
 	}
 	var hits []string
-	for _, w := range strings.Fields(normalizeKey(s)) {
+	for _, w := range text.Words(dropApostrophes(decode(s))) {
 		if _, ok := instructionWords[w]; ok && !slices.Contains(hits, w) {
 			hits = append(hits, w)
 		}

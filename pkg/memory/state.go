@@ -27,6 +27,55 @@ type State struct {
 	// has been recorded, and is acknowledged without being recorded again; a
 	// different signal under a listed id is refused.
 	ClientIDs []ClientID `json:"client_ids,omitempty"`
+	// Tombstones are the preferences the user deleted, oldest first, at
+	// most MaxTombstones (see Tombstone).
+	Tombstones []Tombstone `json:"tombstones,omitempty"`
+}
+
+// Tombstone marks a preference the user deleted, so that the deletion
+// steers: extraction does not make it again from the events that were in
+// memory when it was deleted (the events numbered below Before), and the
+// ranker stops reading those events as support for it (pkg/rank). Later
+// events are new evidence and count as any other. A preference the user
+// adds again by hand lifts its tombstone.
+type Tombstone struct {
+	// Chunk is the id the deleted chunk had; Text what it said.
+	Chunk    string   `json:"chunk"`
+	Category string   `json:"category"`
+	Key      string   `json:"key"`
+	Aliases  []string `json:"aliases,omitempty"`
+	Polarity string   `json:"polarity"`
+	Text     string   `json:"text"`
+	// Before is counters.next_event at the deletion: events e1 to
+	// e(Before-1) were its evidence.
+	Before int   `json:"before"`
+	Time   int64 `json:"time"`
+}
+
+// MaxTombstones bounds the deletions a memory remembers; the oldest goes
+// first.
+const MaxTombstones = 64
+
+// tombstoned reports whether an event numbered n, giving the feature
+// (category, key), is evidence the user has turned down. O(tombstones).
+func (s *State) tombstoned(category, key string, n int) bool {
+	for _, t := range s.Tombstones {
+		if n < t.Before && t.Category == category && (t.Key == key || slices.Contains(t.Aliases, key)) {
+			return true
+		}
+	}
+	return false
+}
+
+// liftTombstone drops the tombstone of (category, key) and polarity, if
+// any (every polarity when polarity is ""): the user has stated it again.
+func (s *State) liftTombstone(category, key, polarity string) {
+	s.Tombstones = slices.DeleteFunc(s.Tombstones, func(t Tombstone) bool {
+		return t.Category == category && (t.Key == key || slices.Contains(t.Aliases, key)) && (polarity == "" || t.Polarity == polarity)
+	})
+	if len(s.Tombstones) == 0 {
+		s.Tombstones = nil
+	}
 }
 
 // ClientID is a client id the memory has recorded a signal under, with that
@@ -104,6 +153,12 @@ type Chunk struct {
 	// change happened after the current profile was built.
 	LastDelta float64 `json:"last_delta"`
 	Epoch     int     `json:"epoch"`
+	// Stated marks a preference the user stated or set by hand (added,
+	// avoided, or its strength edited): signals no longer move it, the
+	// lifecycle never merges, evicts, demotes or forgets it, and a stated
+	// "avoids" at full strength is a wish never to be shown what it names
+	// (pkg/rank). Only the user changes or deletes it.
+	Stated bool `json:"stated,omitempty"`
 }
 
 // Profile is the synthesized narrative and what it was built from.
@@ -164,6 +219,10 @@ func (s *State) Clone() *State {
 	c.Profile.Fading = slices.Clone(s.Profile.Fading)
 	c.Journal = s.Journal[:len(s.Journal):len(s.Journal)]
 	c.ClientIDs = slices.Clone(s.ClientIDs)
+	c.Tombstones = slices.Clone(s.Tombstones)
+	for i := range c.Tombstones {
+		c.Tombstones[i].Aliases = slices.Clone(c.Tombstones[i].Aliases)
+	}
 	return &c
 }
 

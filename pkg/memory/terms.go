@@ -19,24 +19,53 @@ var entities = strings.NewReplacer(
 // apostrophes are dropped from keys so that "Assassin's" is one word.
 var apostrophes = strings.NewReplacer("'", "", "\u2019", "")
 
+// decode is entities.Replace, skipped when s holds nothing it replaces (the
+// common case: a replacer with multi-byte patterns costs a pass and an
+// allocation even then).
+func decode(s string) string {
+	if !mayHold(s, '&') {
+		return s
+	}
+	return entities.Replace(s)
+}
+
+// dropApostrophes is apostrophes.Replace, skipped when s has none.
+func dropApostrophes(s string) string {
+	if !mayHold(s, '\'') {
+		return s
+	}
+	return apostrophes.Replace(s)
+}
+
+// mayHold reports whether s holds the ASCII byte c or any non-ASCII byte
+// (where ®, ™ and ’ would be): one pass over its bytes.
+func mayHold(s string, c byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c || s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
 // cleanLabel returns s as a person would read it: entities decoded, runs of
 // white space collapsed. Cost O(len(s)).
 func cleanLabel(s string) string {
-	return strings.Join(strings.Fields(entities.Replace(s)), " ")
+	return strings.Join(strings.Fields(decode(s)), " ")
 }
 
 // normalizeKey is the canonical form of a value a chunk is about: lowercased
 // words of letters and digits joined by single spaces ("Super Mario 64" gives
 // "super mario 64", "Assassin's Creed" gives "assassins creed"). Cost O(len(s)).
 func normalizeKey(s string) string {
-	return strings.Join(text.Words(apostrophes.Replace(entities.Replace(s))), " ")
+	return strings.Join(text.Words(dropApostrophes(decode(s))), " ")
 }
 
 // normalizeCategory is the canonical form of a category or metadata field
 // name: lowercased words joined by underscores ("Release Year" gives
 // "release_year").
 func normalizeCategory(s string) string {
-	return strings.Join(text.Words(apostrophes.Replace(entities.Replace(s))), "_")
+	return strings.Join(text.Words(dropApostrophes(decode(s))), "_")
 }
 
 // salient reports whether the lowercased word w carries meaning in a title:

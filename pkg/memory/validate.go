@@ -24,7 +24,7 @@ func (s *State) Validate() error {
 	if m := s.Counters.Mutations; m >= s.Config.Gamma {
 		return fmt.Errorf("counters.mutations_since_synthesis: %d is not below gamma %d", m, s.Config.Gamma)
 	}
-	checks := []func() error{s.checkEvents, s.checkChunks, s.checkProfile, s.checkJournal, s.checkClientIDs}
+	checks := []func() error{s.checkEvents, s.checkChunks, s.checkProfile, s.checkJournal, s.checkClientIDs, s.checkTombstones}
 	for _, f := range checks {
 		if err := f(); err != nil {
 			return err
@@ -270,4 +270,46 @@ func isFingerprint(s string) bool {
 		}
 	}
 	return true
+}
+
+func (s *State) checkTombstones() error {
+	if n := len(s.Tombstones); n > MaxTombstones {
+		return fmt.Errorf("tombstones: %d, more than %d", n, MaxTombstones)
+	}
+	prev := int64(0)
+	for i, t := range s.Tombstones {
+		at := func(field, format string, a ...any) error {
+			return fmt.Errorf("tombstones[%d].%s: %s", i, field, fmt.Sprintf(format, a...))
+		}
+		switch {
+		case s.checkChunkRef(t.Chunk) != nil:
+			return at("chunk", "%q is not a chunk id below counters.next_chunk %d", t.Chunk, s.Counters.NextChunk)
+		case s.chunkIndex(t.Chunk) >= 0:
+			return at("chunk", "%q is still in memory", t.Chunk)
+		case t.Category == "" || t.Category != normalizeCategory(t.Category):
+			return at("category", "%q is not a normalized category name", t.Category)
+		case t.Key == "" || t.Key != normalizeKey(t.Key):
+			return at("key", "%q is not a normalized key", t.Key)
+		case t.Polarity != "likes" && t.Polarity != "avoids":
+			return at("polarity", "unknown polarity %q (want likes or avoids)", t.Polarity)
+		case t.Text == "" || len(t.Text) > maxTextLen:
+			return at("text", "must be 1 to %d bytes, got %d", maxTextLen, len(t.Text))
+		case t.Before < 1 || t.Before > s.Counters.NextEvent:
+			return at("before", "%d is not within [1, counters.next_event %d]", t.Before, s.Counters.NextEvent)
+		case t.Time < prev || t.Time > s.Clock:
+			return at("time", "%d is not non-decreasing and within the clock %d", t.Time, s.Clock)
+		}
+		for j, a := range t.Aliases {
+			if a == "" || a != normalizeKey(a) || a == t.Key || slices.Index(t.Aliases, a) != j {
+				return at(fmt.Sprintf("aliases[%d]", j), "%q is not a normalized key distinct from the others", a)
+			}
+		}
+		for j, u := range s.Tombstones[:i] {
+			if u.Category == t.Category && u.Key == t.Key {
+				return at("key", "%s %q is also tombstones[%d]", t.Category, t.Key, j)
+			}
+		}
+		prev = t.Time
+	}
+	return nil
 }

@@ -61,7 +61,7 @@ type Understanding struct {
 }
 
 // Linker is the ranker's instruction interpreter over its catalog.
-func (r *Ranker) Linker() *intent.Linker { return r.lk }
+func (r *Ranker) Linker() *intent.Linker { return r.linker() }
 
 // items prepares the request's candidates for matching: the catalog's
 // metadata plus each candidate's own.
@@ -72,7 +72,7 @@ func (r *Ranker) matchItems(cands []Candidate) []intent.Item {
 		if !ok {
 			i = -1
 		}
-		out[k] = r.lk.ItemWith(i, c.Meta)
+		out[k] = r.linker().ItemWith(i, c.Meta)
 	}
 	return out
 }
@@ -91,7 +91,7 @@ func (r *Ranker) Understand(req Request) Understanding {
 	if len(metas) > 0 {
 		x = intent.NewExtra(metas)
 	}
-	u := Understanding{Intent: r.lk.Parse(req.Instruction, x)}
+	u := Understanding{Intent: r.linker().Parse(req.Instruction, x)}
 	if !r.NoHints {
 		hints(&u.Intent)
 	}
@@ -105,7 +105,7 @@ func (r *Ranker) Understand(req Request) Understanding {
 	for k := range items {
 		ptrs[k] = &items[k]
 	}
-	u.Keep, u.Relaxed = r.lk.Filter(&u.Intent, ptrs)
+	u.Keep, u.Relaxed = r.linker().Filter(&u.Intent, ptrs)
 	u.Enforced = u.Intent.Without(u.Relaxed)
 	u.Kept = 0
 	for _, k := range u.Keep {
@@ -190,8 +190,8 @@ func (r *Ranker) Enforce(ranked []Ranked, req Request) []Ranked {
 		if !ok {
 			i = -1
 		}
-		it := r.lk.ItemWith(i, meta[x.ID])
-		if r.lk.MeetsHard(in, &it) {
+		it := r.linker().ItemWith(i, meta[x.ID])
+		if r.linker().MeetsHard(in, &it) {
 			out = append(out, x)
 		}
 	}
@@ -233,7 +233,7 @@ func (r *Ranker) softParts(in *intent.Intent, req Request, out []Ranked) {
 	parts := make([][]string, len(out))
 	lo, hi := 0.0, 0.0
 	for k := range out {
-		p, _, _ := r.lk.Meeting(in, &items[k])
+		p, _, _ := r.linker().Meeting(in, &items[k])
 		parts[k] = p
 		tiers[k] = r.tier(in, &items[k])
 		if neg != nil {
@@ -289,7 +289,7 @@ func (r *Ranker) tier(in *intent.Intent, it *intent.Item) int {
 	count := func(cs []intent.Clause, sign int) {
 		met := map[string]bool{}
 		for _, c := range cs {
-			if !met[c.Text] && r.lk.Meets(c, it) {
+			if !met[c.Text] && r.linker().Meets(c, it) {
 				met[c.Text] = true
 				t += sign
 			}

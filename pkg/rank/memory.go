@@ -12,9 +12,11 @@ import (
 // taste for the collaborative features), and apart the negative ones; every
 // chunk with what it is about, an "avoids" chunk with a negative strength so
 // that its match counts against an item; the profile text; the configured
-// categories. O(memory size).
+// categories; the stated chunks marked; each deleted preference with the
+// events that were its evidence. O(memory size).
 func FromMemory(m *memory.State) User {
 	u := User{Categories: m.Config.Categories}
+	var kept []memory.Event // the events of u.Events, in order
 	for _, e := range m.Events {
 		ev := Event{Item: e.Item, Text: MetaText(e.Meta)}
 		if memory.Polarity(e.Action, e.Rating) < 0 {
@@ -22,6 +24,7 @@ func FromMemory(m *memory.State) User {
 			continue
 		}
 		u.Events = append(u.Events, ev)
+		kept = append(kept, e)
 	}
 	for _, c := range m.Chunks {
 		s := c.Strength
@@ -29,9 +32,27 @@ func FromMemory(m *memory.State) User {
 			s = -s
 		}
 		keys := append([]string{c.Key}, c.Aliases...)
-		u.Chunks = append(u.Chunks, Chunk{Category: c.Category, Text: c.Text, Strength: s, Keys: keys})
+		u.Chunks = append(u.Chunks, Chunk{Category: c.Category, Text: c.Text, Strength: s, Keys: keys, Stated: c.Stated})
 	}
 	u.Profile = m.Profile.Text
+	// A deleted preference: the events that were in memory when it was
+	// deleted and that are about it were its evidence.
+	var eventKeys [][]memory.ItemKey
+	for _, t := range m.Tombstones {
+		if eventKeys == nil {
+			eventKeys = make([][]memory.ItemKey, len(kept))
+			for i, e := range kept {
+				eventKeys[i] = memory.ItemKeys(e.Meta, m.Config.Categories)
+			}
+		}
+		ts := Tombstone{Category: t.Category, Keys: append([]string{t.Key}, t.Aliases...)}
+		for i, e := range kept {
+			if memory.EventNumber(e.ID) < t.Before && about(eventKeys[i], ts.Category, ts.Keys) {
+				ts.Events = append(ts.Events, i)
+			}
+		}
+		u.Tombstones = append(u.Tombstones, ts)
+	}
 	return u
 }
 

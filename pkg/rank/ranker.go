@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/recmem/recmem/pkg/catalog"
 	"github.com/recmem/recmem/pkg/cf"
@@ -84,6 +85,8 @@ type Chunk struct {
 	Text     string
 	Strength float64
 	Keys     []string
+	// Stated: the user stated it (memory.Chunk.Stated).
+	Stated bool
 }
 
 // User is what the ranker reads from one user's memory. Events are the
@@ -96,6 +99,8 @@ type User struct {
 	Chunks     []Chunk
 	Profile    string
 	Categories []string
+	// Tombstones are the preferences the user deleted (control.go).
+	Tombstones []Tombstone
 }
 
 // Candidate is one item to rank; Text is used when the catalog does not know
@@ -164,8 +169,10 @@ type Ranker struct {
 	last    *context
 	// FoldIn configures the user's factor; its zero value is the default.
 	FoldIn cf.FoldInConfig
-	// lk grounds instructions in the catalog (pkg/intent).
-	lk *intent.Linker
+	// lk grounds instructions in the catalog (pkg/intent), built at its
+	// first use (linker): a first visit, with no instruction, needs none.
+	lk     *intent.Linker
+	lkOnce sync.Once
 	// NegativeWeight weighs the penalty of an instruction's negated,
 	// ungrounded words (0 = DefaultNegativeWeight), when UnknownHints.
 	NegativeWeight float64
@@ -173,6 +180,23 @@ type Ranker struct {
 	// instruction could not ground, and those grounded only in an inferred
 	// facet, then change nothing.
 	NoHints bool
+	// SeriesCap is how many items of one series a list puts before the
+	// others (0 = DefaultSeriesCap, negative = no cap; control.go).
+	SeriesCap int
+	// mainKind is the catalog's most frequent kind (control.go).
+	mainKind string
+	// keys are the catalog items' features (memory.ItemKeys), built at
+	// their first use (a user with chunks or deleted preferences), not at
+	// load: a first visit ranks without them.
+	keysOnce  sync.Once
+	keys      [][]memory.ItemKey
+	keysBuilt atomic.Bool // set once keys is built
+	// vecOnce builds the items' embeddings (itemVectors).
+	vecOnce sync.Once
+	// seriesNames are the keys of the catalog's series column, built at
+	// their first use (seriesPrefix).
+	seriesOnce  sync.Once
+	seriesNames map[string]bool
 }
 
 // New prepares a ranker: the BM25 statistics of the catalog's item texts and
@@ -182,18 +206,15 @@ func New(cat *catalog.Catalog) *Ranker {
 	for i := range toks {
 		toks[i] = text.Keywords(cat.MetaText(i))
 	}
-	r := &Ranker{cat: cat, ix: lexical.NewStats(lexical.Config{}, toks), vec: vector.Default(), items: make([]itemText, cat.Len()),
-		lk: intent.NewLinkerColumns(Columns(cat), cat.Meta, cat.Intent)}
-	r.lk.Common = func(w string) bool { k, ok := r.vec.Rank(w); return ok && k < DefaultCommonRank }
-	r.lk.Known = func(w string) bool { _, ok := r.vec.Rank(w); return ok }
-	r.lk.WordVec = r.vec.Word
+	r := &Ranker{cat: cat, ix: lexical.NewStats(lexical.Config{}, toks), vec: vector.Default(), items: make([]itemText, cat.Len())}
 	for _, name := range Features {
 		w, s := r.weight(name)
 		r.ws = append(r.ws, w*s)
 	}
 	for i, t := range toks {
-		r.items[i] = itemText{doc: r.ix.Prepare(t), toks: t, vec: r.vec.Sentence(t), keys: memory.ItemKeys(cat.MetaMap(i), nil)}
+		r.items[i] = itemText{doc: r.ix.Prepare(t), toks: t}
 	}
+	r.mainKind = mainKind(cat)
 	return r
 }
 
@@ -239,7 +260,44 @@ type itemText struct {
 	toks []string
 	doc  lexical.Doc
 	vec  []float32
-	keys []memory.ItemKey // its features, with derived categories
+}
+
+// linker returns the ranker's instruction interpreter over its catalog,
+// building it at the first call. O(items · metadata length) once.
+func (r *Ranker) linker() *intent.Linker {
+	r.lkOnce.Do(func() {
+		lk := intent.NewLinkerColumns(Columns(r.cat), r.cat.Meta, r.cat.Intent)
+		lk.Common = func(w string) bool { k, ok := r.vec.Rank(w); return ok && k < DefaultCommonRank }
+		lk.Known = func(w string) bool { _, ok := r.vec.Rank(w); return ok }
+		lk.WordVec = r.vec.Word
+		r.lk = lk
+	})
+	return r.lk
+}
+
+// itemVectors builds every catalog item's sentence embedding, at the first
+// request that reads one (a user with a memory, or an instruction): a first
+// visit ranks by popularity without them. O(items · text length) once.
+func (r *Ranker) itemVectors() {
+	r.vecOnce.Do(func() {
+		for i := range r.items {
+			r.items[i].vec = r.vec.Sentence(r.items[i].toks)
+		}
+	})
+}
+
+// itemKeys returns catalog item i's features, with derived categories
+// (memory.ItemKeys), building every item's at the first call. O(1) after
+// that; the first call O(items · metadata length).
+func (r *Ranker) itemKeys(i int) []memory.ItemKey {
+	r.keysOnce.Do(func() {
+		r.keys = make([][]memory.ItemKey, r.cat.Len())
+		for k := range r.keys {
+			r.keys[k] = memory.ItemKeys(r.cat.MetaMap(k), nil)
+		}
+		r.keysBuilt.Store(true)
+	})
+	return r.keys[i]
 }
 
 // ErrUnknownItem is wrapped when a candidate without metadata is not in the
@@ -258,6 +316,7 @@ type context struct {
 	memQ    lexical.Query
 	instrQ  lexical.Query
 	hasText bool
+	dense   bool // the user or the instruction has an embedding: items' are read
 	prefs   preferences
 	profQ   lexical.Query
 	profV   []float64
@@ -268,6 +327,9 @@ type context struct {
 func (r *Ranker) prepare(u User, instruction string) *context {
 	x := &context{seen: map[string]bool{}, histQ: lexical.Query{}, memQ: lexical.Query{}, instrQ: lexical.Query{},
 		profQ: lexical.Query{}, dislQ: lexical.Query{}, prefs: newPreferences(u.Chunks), cats: u.Categories}
+	if x.dense = len(u.Events)+len(u.Chunks) > 0 || u.Profile != "" || instruction != ""; x.dense {
+		r.itemVectors()
+	}
 	w := 1.0
 	for k := len(u.Events) - 1; k >= 0; k-- {
 		e := u.Events[k]
@@ -289,12 +351,12 @@ func (r *Ranker) prepare(u User, instruction string) *context {
 		}
 	}
 	for _, c := range u.Chunks {
-		kw := text.Keywords(c.Text)
+		kw := memoryWords(c.Text)
 		x.memQ.Add(kw, c.Strength)
 		addVec(&x.memV, r.vec.Sentence(kw), c.Strength)
 	}
 	for _, cl := range profileClauses(u.Profile) {
-		kw := text.Keywords(cl.text)
+		kw := memoryWords(cl.text)
 		x.profQ.Add(kw, cl.weight)
 		addVec(&x.profV, r.vec.Sentence(kw), cl.weight)
 	}
@@ -315,7 +377,22 @@ func (r *Ranker) prepare(u User, instruction string) *context {
 	if r.cat.Dim > 0 {
 		x.u = cf.FoldIn(x.hist, r.cat.Factors, r.cat.Bias, r.cat.Dim, r.FoldIn)
 	}
+
 	return x
+}
+
+// memoryWords are the keywords of a chunk's or the profile's text without
+// the memory's template words ("Enjoys the Halo series" reads "halo"), so
+// that "series" in a chunk does not match every title with "Series" in it.
+func memoryWords(s string) []string {
+	kw := text.Keywords(s)
+	out := kw[:0]
+	for _, w := range kw {
+		if !memory.TemplateWord(w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // contextFor is prepare, reusing the last request's context when the user,
@@ -365,6 +442,22 @@ func fingerprint(u User, instruction string) string {
 		for _, k := range c.Keys {
 			str(k)
 		}
+		if c.Stated {
+			b = append(b, '!')
+		}
+	}
+	b = strconv.AppendInt(b, int64(len(u.Tombstones)), 10)
+	for _, t := range u.Tombstones {
+		str(t.Category)
+		b = strconv.AppendInt(b, int64(len(t.Keys)), 10)
+		for _, k := range t.Keys {
+			str(k)
+		}
+		b = strconv.AppendInt(b, int64(len(t.Events)), 10)
+		for _, e := range t.Events {
+			b = strconv.AppendInt(b, int64(e), 10)
+			b = append(b, ',')
+		}
 	}
 	b = strconv.AppendInt(b, int64(len(u.Categories)), 10)
 	for _, c := range u.Categories {
@@ -373,17 +466,29 @@ func fingerprint(u User, instruction string) string {
 	return string(b)
 }
 
-// features computes the feature vector of one candidate (ci = -1 when the
-// catalog does not know it).
-func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
-	f := make([]float64, len(Features))
-	meta := c.Text
-	if ci >= 0 {
-		if meta == "" {
-			meta = r.cat.MetaText(ci)
-		} else {
-			meta = r.cat.MetaText(ci) + " " + meta
+// keysOf returns the features the candidate's metadata gives (ci = -1 when
+// the catalog does not know it), as the chunks are keyed: the catalog's
+// prepared ones when nothing changes them. O(size of its metadata).
+func (r *Ranker) keysOf(cats []string, c Candidate, ci int) []memory.ItemKey {
+	switch {
+	case ci >= 0 && len(c.Meta) == 0 && len(cats) == 0:
+		return r.itemKeys(ci)
+	case ci >= 0:
+		m := r.cat.MetaMap(ci)
+		for k, v := range c.Meta {
+			m[k] = append(m[k], v...)
 		}
+		return memory.ItemKeys(m, cats)
+	}
+	return memory.ItemKeys(c.Meta, cats)
+}
+
+// features computes the feature vector of one candidate (ci = -1 when the
+// catalog does not know it); keys are its features (keysOf), needed only
+// when the user has chunks.
+func (r *Ranker) features(x *context, c Candidate, ci int, keys []memory.ItemKey) []float64 {
+	f := make([]float64, len(Features))
+	if ci >= 0 {
 		if x.u != nil {
 			f[0] = cf.Dot(x.u, r.cat.Factor(ci)) + float64(r.cat.Bias[ci])
 		}
@@ -395,8 +500,15 @@ func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
 	var cv []float32
 	if ci >= 0 && c.Text == "" {
 		it := &r.items[ci]
-		d, cv = it.doc, it.vec
+		d = it.doc
+		if x.dense {
+			cv = it.vec
+		}
 	} else {
+		meta := c.Text
+		if ci >= 0 {
+			meta = r.cat.MetaText(ci) + " " + meta
+		}
 		toks := text.Keywords(meta)
 		d, cv = r.ix.Prepare(toks), r.vec.Sentence(toks)
 	}
@@ -422,19 +534,6 @@ func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
 		f[10] = cf.RecencyScore(r.cat.SeqScore, x.hist, ci, transDecay, transWindow) + float64(r.cat.SeqBias[ci])
 	}
 	if len(x.prefs) > 0 {
-		var keys []memory.ItemKey
-		switch {
-		case ci >= 0 && len(c.Meta) == 0 && len(x.cats) == 0:
-			keys = r.items[ci].keys
-		case ci >= 0:
-			m := r.cat.MetaMap(ci)
-			for k, v := range c.Meta {
-				m[k] = append(m[k], v...)
-			}
-			keys = memory.ItemKeys(m, x.cats)
-		default:
-			keys = memory.ItemKeys(c.Meta, x.cats)
-		}
 		f[15] = x.prefs.match(keys)
 	}
 	f[16] = r.ix.Score(x.profQ, &d)
@@ -454,6 +553,7 @@ func (r *Ranker) Vectors(u User, req Request) ([][]float64, error) {
 	}
 	x := r.contextFor(u, instruction)
 	out := make([][]float64, len(req.Candidates))
+	var mutes map[string]*context // contexts without a deleted preference's events
 	for k, c := range req.Candidates {
 		ci, ok := r.cat.Lookup(c.ID)
 		if !ok {
@@ -462,7 +562,28 @@ func (r *Ranker) Vectors(u User, req Request) ([][]float64, error) {
 			}
 			ci = -1
 		}
-		out[k] = r.features(x, c, ci)
+		var keys []memory.ItemKey
+		if len(x.prefs) > 0 || len(u.Tombstones) > 0 {
+			keys = r.keysOf(u.Categories, c, ci)
+		}
+		out[k] = r.features(x, c, ci, keys)
+		if drop, _ := muted(&u, keys); drop != nil {
+			// The events behind a deleted preference stop pulling its way:
+			// this candidate's event features come from the others.
+			id := fmt.Sprint(drop)
+			if mutes[id] == nil {
+				if mutes == nil {
+					mutes = map[string]*context{}
+				}
+				mutes[id] = r.prepare(without(u, drop), instruction)
+			}
+			m := r.features(mutes[id], c, ci, keys)
+			for f, name := range Features {
+				if FeatureTier[name] == TierEvent {
+					out[k][f] = m[f]
+				}
+			}
+		}
 	}
 	return out, nil
 }
@@ -502,7 +623,11 @@ func (r *Ranker) Rank(u User, req Request) ([]Ranked, error) {
 		ex.Value = round6(ex.Value)
 		out[k] = Ranked{ID: req.Candidates[k].ID, Score: ex.Value, Explanation: ex}
 	}
+	r.steer(u, req, out)
 	if req.Intent != nil {
+		if len(req.Intent.Negative) > 0 {
+			r.itemVectors() // the negated words' penalty reads them
+		}
 		r.softParts(req.Intent, req, out)
 	}
 	slices.SortStableFunc(out, func(a, b Ranked) int {

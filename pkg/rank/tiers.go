@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/recmem/recmem/pkg/memory"
@@ -79,9 +80,11 @@ type profileClause struct {
 // Sentences end at a period followed by a space or the end; a sentence's head
 // before its first colon ("Genre: ...") names a section; clauses are split at
 // semicolons. A clause with a negation cue (avoids, dislikes, not...) counts
-// -1, others +1; in a "Fading" section a liking counts -0.5 (it is on its way
-// out), in a "Rising" one +0.5 more. This reads the LLM-free synthesizer's
-// template (memory.TemplateSynthesizer) and plain prose alike. O(len(text)).
+// -1, others +1. What changed lately counts half: "more into X" and "more
+// open to X" +0.5, "less into X" -0.5 (the LLM-free synthesizer's last
+// sentence, memory.TemplateSynthesizer), as do a "Rising" section's likings
+// (+0.5) and a "Fading" one's (-0.5). Plain prose reads the same way.
+// O(len(text)).
 func profileClauses(text string) []profileClause {
 	var out []profileClause
 	for _, sent := range splitSentences(text) {
@@ -93,17 +96,25 @@ func profileClauses(text string) []profileClause {
 			body = sent
 		}
 		for _, cl := range strings.Split(body, ";") {
+			words := strings.FieldsFunc(strings.ToLower(cl), func(r rune) bool { return !(r >= 'a' && r <= 'z') })
 			w := 1.0
-			for _, word := range strings.FieldsFunc(strings.ToLower(cl), func(r rune) bool { return !(r >= 'a' && r <= 'z') }) {
+			for _, word := range words {
 				if negationCues[word] {
 					w = -1
 					break
 				}
 			}
+			if len(words) > 0 && words[0] == "lately" {
+				words = words[1:]
+			}
 			switch {
 			case section == "fading" && w > 0:
 				w = -0.5
 			case section == "rising" && w > 0:
+				w = 0.5
+			case hasWords(words, "less", "into"):
+				w = -0.5
+			case hasWords(words, "more", "into"), hasWords(words, "more", "open", "to"):
 				w = 0.5
 			}
 			if cl = strings.TrimSpace(cl); cl != "" {
@@ -112,6 +123,11 @@ func profileClauses(text string) []profileClause {
 		}
 	}
 	return out
+}
+
+// hasWords reports whether words starts with prefix.
+func hasWords(words []string, prefix ...string) bool {
+	return len(words) >= len(prefix) && slices.Equal(words[:len(prefix)], prefix)
 }
 
 // splitSentences splits at ". " and a final ".", keeping decimals ("0.9")

@@ -40,14 +40,18 @@ type TierResult struct {
 	Test    Scores             `json:"test"`
 	Split   Split              `json:"split"`
 	Weights map[string]float64 `json:"weights"`
+	// ByHistoryLength is Test split by the users' history length against
+	// the event list's capacity (ByHistoryLength).
+	ByHistoryLength []LengthScores `json:"by_history_length"`
 }
 
 // Factorial runs the tier study: for each combination, mask the validation
 // and test feature vectors (rank.Mask), learn weights on the validation ones
 // (LearnWeights), and score both. valid and test are lists of cases' feature
-// vectors, target first; cases gives the test users for the held-out split.
-// O(8 × Learn).
-func Factorial(valid, test [][][]float64, cases []Case, cfg LearnConfig) []TierResult {
+// vectors, target first; cases gives the test users for the held-out split
+// and, with eventCap (the event list's capacity the memories were built
+// with), the history-length groups. O(8 × Learn).
+func Factorial(valid, test [][][]float64, cases []Case, eventCap int, cfg LearnConfig) []TierResult {
 	var out []TierResult
 	for _, t := range AllTiers() {
 		keep := t.keep()
@@ -83,7 +87,8 @@ func Factorial(valid, test [][][]float64, cases []Case, cfg LearnConfig) []TierR
 		for _, r := range tr {
 			ta.Add(r)
 		}
-		out = append(out, TierResult{Tiers: t, Valid: va.Scores(), Test: ta.Scores(), Split: SplitOf(cases, tr), Weights: w})
+		out = append(out, TierResult{Tiers: t, Valid: va.Scores(), Test: ta.Scores(), Split: SplitOf(cases, tr), Weights: w,
+			ByHistoryLength: ByHistoryLength(cases, tr, eventCap)})
 	}
 	return out
 }

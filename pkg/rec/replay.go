@@ -88,6 +88,16 @@ func judge(c engine.Caller) (llm.Quality, error) {
 	return llm.MemoryQuality(&s), nil
 }
 
+// Builder returns what builds a case's memory on a caller as the replay
+// does (reset, then its history in the replay's mode), for measurements
+// made on that memory (Control).
+func (r Replay) Builder() func(engine.Caller, Case) error {
+	return func(c engine.Caller, k Case) error {
+		res := newUserResult()
+		return r.build(c, Signals(r.Data, k), &res)
+	}
+}
+
 // build resets c's memory and streams sigs into it.
 func (r Replay) build(c engine.Caller, sigs []memory.Signal, res *UserResult) error {
 	if _, err := engine.Reset.Call(c, engine.ResetInput{Config: memory.Config{EventCap: r.EventCap}}); err != nil {

@@ -177,7 +177,7 @@ func TestFactorial(t *testing.T) {
 		groups = append(groups, [][]float64{vec(1), vec(0), vec(0)})
 		cases = append(cases, Case{User: "u" + itoa(i)})
 	}
-	res := Factorial(groups, groups, cases, LearnConfig{})
+	res := Factorial(groups, groups, cases, DefaultEventCap, LearnConfig{})
 	if len(res) != 8 || res[0].Name() != "none" || res[7].Name() != "event+preference+profile" {
 		t.Fatalf("combinations %+v", res)
 	}

@@ -27,6 +27,10 @@ export const app = {
   timings: [], // {action, ms}
   listeners: new Set(), // called after each state change
   loadMs: null,
+  firstRecsMs: null, // performance.now() when the first recommendations were shown
+  phases: {}, // performance.now() at each step of the start: module, demo (its items read), catalog (loaded), firstRecs
+  /** @type {{demo?: Promise<Response>, ranker?: Promise<any>, intent?: Promise<any>} | null} the catalog files fetched while the module compiles */
+  prefetched: null,
 };
 window.recmem = app;
 // App is app's type: a view's app parameter declared @param {App} lets an

@@ -6,6 +6,7 @@ import { $, h, fill, bar, fmtTime } from './dom.js';
 import { act, clock } from './core.js';
 import { renderUnderstood, collapseEditions } from './instruct.js';
 import { key, words as analyzedWords } from './analyze.js';
+import { reasons, strengthWords, journalSentence, featureOf } from './words.js';
 
 const USER = 'me';
 const PAGE = 40;
@@ -30,12 +31,13 @@ export function metaOf(it) {
 /** @param {import('./core.js').App} app */
 export async function initGames(app) {
   try {
-    const res = await fetch('catalog/games-demo.json');
+    const res = await (app.prefetched?.demo ?? fetch('catalog/games-demo.json'));
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     catalog = (await res.json()).items;
   } catch (err) {
     fill($('#items'), h('li', { class: 'na' }, `The demo catalog did not load: ${err.message}`));
   }
+  app.phases.demo = performance.now();
   catalog.sort((a, b) => b.popularity - a.popularity || Number(a.id) - Number(b.id));
   byId = new Map(catalog.map((it) => [it.id, it]));
   app.catalog = byId;
@@ -52,6 +54,16 @@ export async function initGames(app) {
   $('#synthesize').addEventListener('click', () => act('rewrite profile', () => app.engine.applyOps([{ op: 'synthesize' }], { now: clock.now() })));
   $('#synthesize').disabled = !app.engine.has('apply_ops');
   $('#rank').addEventListener('click', () => act('rank', () => rank(app)));
+  $('#add-pref').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = $('#add-pref-text').value.trim();
+    act('add preference', async () => {
+      const out = await addPreference(app, text);
+      $('#add-pref-text').value = '';
+      return out;
+    });
+  });
+  $('#add-pref-text').disabled = $('#add-pref button').disabled = !app.engine.has('apply_ops');
   $('#instruction').addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); $('#rank').click(); }
   });
@@ -68,6 +80,7 @@ export async function initGames(app) {
     fill($('#recs'), h('li', { class: 'na' }, 'Ranking is not available in this build of the module (it has no rank export). No list is shown rather than a made-up one.'));
   }
   $('#rank').disabled = !ranker;
+  app.phases.catalog = performance.now();
   lastRanked = ranker; // rank at once, and again after every change
   app.listeners.add((doc) => renderMemory(app, doc));
   app.listeners.add(() => renderItems(app));
@@ -187,6 +200,14 @@ export async function deleteChunk(app, chunk) {
   return app.engine.applyOps([{ op: 'delete', chunk: chunk.id }], { now: clock.now() });
 }
 
+// addPreference keeps a preference the user states in words ("likes
+// racing", "avoids Nintendo"): the memory's journaled user op "add", which
+// the module grounds in the catalog's platforms, series and kinds.
+/** @param {import('./core.js').App} app */
+export async function addPreference(app, text) {
+  return app.engine.applyOps([{ op: 'add', text }], { now: clock.now() });
+}
+
 // rankerCatalog is the asset load_catalog takes, in its JSON form, built from
 // the demo catalog: each item's metadata and popularity, no collaborative
 // factors. The weights are the page's choice for this demo (the catalog
@@ -216,22 +237,23 @@ async function fetchJSON(url) {
 
 // TRAINED is where a catalog trained on all of Games-6k may be put
 // (bin/recmem train catalog ... --out web/catalog/games-6k.catalog); the page
-// prefers it, with its collaborative factors and learned weights, unless the
-// URL says ?catalog=demo (the tests do, so that they do not depend on it).
+// ranks with it, its collaborative factors and learned weights, when the URL
+// asks for it (?catalog=trained). Otherwise it builds the demo catalog, and
+// asks for no file that may not exist.
 const TRAINED = 'catalog/games-6k.catalog';
 
 /** @param {import('./core.js').App} app */
 async function loadRanker(app) {
   if (!app.engine.has('rank') || !app.engine.has('load_catalog')) return false;
-  if (new URLSearchParams(location.search).get('catalog') !== 'demo') {
-    const res = await fetch(TRAINED).catch(() => null);
-    if (res?.ok) {
-      const out = await app.engine.loadCatalog(new Uint8Array(await res.arrayBuffer()));
-      app.rankerInfo = { ...out, source: 'trained on Games-6k' };
-      return true;
-    }
+  if (new URLSearchParams(location.search).get('catalog') === 'trained') {
+    const res = await fetch(TRAINED);
+    if (!res.ok) throw new Error(`${TRAINED}: HTTP ${res.status} (train it with bin/recmem train catalog, docs/web.md)`);
+    const out = await app.engine.loadCatalog(new Uint8Array(await res.arrayBuffer()));
+    app.rankerInfo = { ...out, source: 'trained on Games-6k' };
+    return true;
   }
-  const [spec, table] = await Promise.all([fetchJSON('catalog/games-ranker.json'), fetchJSON('catalog/games-intent.json')]);
+  const pre = app.prefetched ?? {};
+  const [spec, table] = await Promise.all([pre.ranker ?? fetchJSON('catalog/games-ranker.json'), pre.intent ?? fetchJSON('catalog/games-intent.json')]);
   const out = await app.engine.loadCatalog(rankerCatalog(catalog, spec, table));
   app.rankerInfo = { ...out, source: 'demo catalog, no collaborative factors' };
   return true;
@@ -252,7 +274,9 @@ async function rankNow(app) {
   const cands = candidates(app);
   if (cands.length === 0) return { ranking: [] };
   // 30 ranked, so that 10 remain once editions of one game are collapsed.
-  return app.engine.rank(cands, { instruction: $('#instruction').value.trim(), k: 30 });
+  // An empty box is no instruction: nothing to understand or show.
+  const instruction = $('#instruction').value.trim();
+  return app.engine.rank(cands, instruction ? { instruction, k: 30 } : { k: 30 });
 }
 
 async function rank(app) {
@@ -295,57 +319,44 @@ function renderRecs(app, out) {
   });
   const list = collapseEditions(out?.ranking ?? [], (id) => app.catalog.get(id)?.title, 10);
   const ctx = out?.context;
-  $('#rank-meta').textContent = ctx ? `${out.ranker} ranker (${app.rankerInfo?.source}) · from ${ctx.events} events, ${ctx.chunks} preferences${ctx.profile ? ', your profile' : ''}${out.llm_calls ? ` · ${out.llm_calls} LLM calls` : ' · no LLM'}${$('#platform').value ? ` · ${$('#platform').value} only` : ''}` : '';
+  const mem = app.doc?.memory;
+  fill($('#rank-meta'), ctx ? [
+    ctx.events || ctx.chunks ? `From your ${ctx.events} recent action${ctx.events === 1 ? '' : 's'}${ctx.chunks ? ` and ${ctx.chunks} preference${ctx.chunks === 1 ? '' : 's'}` : ''}` : 'The most popular games, until you act on some',
+    $('#platform').value ? `, ${$('#platform').value} only` : '',
+    h('span', { class: 'detail' }, ` · ${out.ranker} ranker, ${app.rankerInfo?.source}${out.llm_calls ? ` · ${out.llm_calls} LLM calls` : ' · no LLM'}`),
+  ] : '');
   if (list.length === 0) {
-    fill($('#recs'), h('li', { class: 'muted' }, 'Nothing to recommend: no candidate left for this platform.'));
+    fill($('#recs'), h('li', { class: 'muted' }, 'Nothing to recommend: no game left for this platform.'));
     return;
   }
   fill($('#recs'), list.map((r, i) => {
     const it = app.catalog.get(r.id);
+    const why = reasons(r, { item: it, events: mem?.events, chunks: mem?.chunks, itemOf: (id) => app.catalog.get(id), meets: r.meets });
     return h('li', { dataset: { item: r.id } },
       h('span', { class: 'rank-no' }, `${i + 1}.`),
       h('div', {},
         h('div', { class: 'item-title' }, it?.title ?? r.id, r.editions ? h('small', { class: 'editions' }, ` +${r.editions} other edition${r.editions > 1 ? 's' : ''}`) : ''),
         r.meets?.length ? h('div', { class: 'meets' }, r.meets.join(' · ')) : '',
-        h('div', { class: 'explain', title: explanationTree(r.explanation) }, explanation(r))));
+        h('div', { class: 'why' }, why.join(' · ')),
+        h('div', { class: 'explain detail', title: explanationTree(r.explanation) }, explanation(r))));
   }));
+  if (app.firstRecsMs === null) app.firstRecsMs = app.phases.firstRecs = performance.now();
 }
 
 // explanationTree is the ranker's whole explanation as indented lines (shown
-// on hover).
+// on hover, with the details).
 function explanationTree(e, depth = 0) {
   if (!e) return '';
   const line = `${'  '.repeat(depth)}${Number(e.value).toFixed(3)}  ${e.message}`;
   return [line, ...(e.children ?? []).map((c) => explanationTree(c, depth + 1))].join('\n');
 }
 
-const FEATURE_WORDS = {
-  collaborative: 'players with your taste', transition: 'often next after your recent games',
-  cooccurrence: 'goes with games you have', popularity: 'popular', history_text: 'like your recent games',
-  memory_text: 'matches your preferences', novelty: 'new to you', instruction: 'matches your instruction',
-  transition_log: 'often next after your recent games', cooccurrence_log: 'goes with games you have',
-  sequential: 'what players play next', recent_popularity: 'popular lately', history_dense: 'like your recent games',
-  memory_dense: 'matches your preferences', instruction_dense: 'close to your instruction',
-  preference: 'your preferences for its platform or series', profile_text: 'matches your profile',
-  profile_dense: 'matches your profile', disliked_text: 'like games you turned down',
-  instruction_tier: 'meets your instruction', instruction_not: 'like what you asked not to see',
-};
-
-// featureOf names the part of the score an explanation child is: its
-// feature, or the instruction's tier and penalty (rank's messages
-// "instruction: …" and "instruction, not wanted …").
-function featureOf(message) {
-  if (message.startsWith('instruction: ')) return 'instruction_tier';
-  if (message.startsWith('instruction, not wanted')) return 'instruction_not';
-  return (message.match(/^[a-z_]+/) ?? [message])[0];
-}
-
-// explanation turns the ranker's explanation tree into words: the features
-// that added most to the score, with their contributions.
+// explanation is the figures behind the words (shown with the details): the
+// score and the features that added most to it.
 export function explanation(r) {
   const kids = (r.explanation?.children ?? []).map((c) => ({ name: featureOf(c.message), v: c.value }))
-    .filter((c) => c.v !== 0).sort((a, b) => Math.abs(b.v) - Math.abs(a.v)).slice(0, 3);
-  const parts = kids.map((c) => `${FEATURE_WORDS[c.name] ?? c.name} (${c.v > 0 ? '+' : ''}${c.v.toFixed(2)})`);
+    .filter((c) => c.v !== 0).sort((a, b) => Math.abs(b.v) - Math.abs(a.v)).slice(0, 4);
+  const parts = kids.map((c) => `${c.name} ${c.v > 0 ? '+' : ''}${c.v.toFixed(2)}`);
   return `score ${Number(r.score).toFixed(2)}${parts.length ? `: ${parts.join(', ')}` : ''}`;
 }
 
@@ -355,41 +366,62 @@ function renderMemory(app, doc) {
   const mem = doc?.memory;
   if (!mem) return;
   const p = mem.profile ?? {};
-  $('#profile').textContent = p.text || 'No profile yet: act on a few games.';
+  $('#profile').textContent = p.text || ((mem.chunks ?? []).length
+    ? 'Not written yet: it is written from your preferences after a few changes, or when you press “Rewrite the profile”.'
+    : 'Nothing yet: act on a few games.');
   $('#profile').classList.toggle('muted', !p.text);
-  $('#profile-meta').textContent = p.version ? `v${p.version} · ${fmtTime(p.time)}${p.rising?.length ? ` · rising: ${p.rising.length}` : ''}${p.fading?.length ? ` · fading: ${p.fading.length}` : ''}` : '';
+  fill($('#profile-meta'), p.version ? [`written ${fmtDay(p.time)}`, h('span', { class: 'detail' }, ` · version ${p.version}`)] : '');
 
-  const chunks = [...(mem.chunks ?? [])].sort((a, b) => a.category.localeCompare(b.category) || b.strength - a.strength);
-  $('#chunks-meta').textContent = chunks.length ? `${chunks.length} chunks` : '';
-  fill($('#chunks'), chunks.length ? chunks.map((c) => chunkRow(app, c)) : h('li', { class: 'muted' }, 'No preferences yet. They are extracted from your actions at maintenance (every few signals).'));
+  const chunks = [...(mem.chunks ?? [])].sort((a, b) => b.strength - a.strength || a.category.localeCompare(b.category));
+  $('#chunks-meta').textContent = chunks.length ? `${chunks.length}` : '';
+  fill($('#chunks'), chunks.length ? chunks.map((c) => chunkRow(app, c)) : h('li', { class: 'muted' }, 'None yet. They are learned from your actions every few actions, or add one above.'));
+  const gone = mem.tombstones ?? [];
+  fill($('#deleted'), gone.length ? ['Deleted by you, not brought back by past actions: ', gone.map((t) => `“${t.text}”`).join(', ')] : '');
 
   const events = [...(mem.events ?? [])].reverse();
   const pending = events.filter((e) => e.pending).length;
-  $('#events-meta').textContent = events.length ? `${events.length} of ${mem.config?.event_cap ?? '?'} · ${pending} pending` : '';
-  fill($('#events'), events.map((e) => h('li', { dataset: { event: e.id } },
-    h('span', { class: 'meta' }, `${e.id} `), h('span', { class: 'op' }, e.action === 'rate' ? `rate ${e.rating}` : e.action), ' ',
+  fill($('#events-meta'), events.length ? [`the last ${events.length}`, pending ? `, ${pending} not yet read into preferences` : '',
+    h('span', { class: 'detail' }, ` · ${events.length} of ${mem.config?.event_cap ?? '?'} kept, ${pending} pending`)] : '');
+  fill($('#events'), events.length ? [] : h('li', { class: 'muted' }, 'None yet: like, buy, dislike or rate a game.'), events.map((e) => h('li', { dataset: { event: e.id } },
+    h('span', { class: 'op' }, e.action === 'rate' ? `rated ${e.rating}` : ACTION_WORDS[e.action] ?? e.action), ' ',
     app.catalog.get(e.item)?.title ?? e.meta?.title?.[0] ?? e.item,
-    h('span', { class: 'meta' }, ` · ${fmtTime(e.time)} `),
-    e.pending ? h('span', { class: 'tag pending' }, 'pending') : '')));
+    h('span', { class: 'meta detail' }, ` · ${e.id} · ${fmtTime(e.time)}${e.pending ? ' · pending' : ''}`))));
 
-  const journal = [...(mem.journal ?? [])].reverse().slice(0, 60);
-  fill($('#journal'), journal.map((j) => h('li', { dataset: { op: j.op } },
-    h('span', { class: 'op' }, j.op), ' ', h('span', { class: 'tag' }, j.trigger), ' ',
-    j.before !== undefined || j.after !== undefined ? h('span', { class: 'meta' }, `${j.before ?? '–'} → ${j.after ?? '–'} `) : '',
-    j.reason)));
+  const texts = new Map([...(mem.chunks ?? []).map((c) => [c.id, c.text]), ...gone.map((t) => [t.chunk, t.text])]);
+  for (const j of mem.journal ?? []) {
+    // A chunk's earlier text, from the entry that made it.
+    if (j.op === 'extract' && j.chunks?.length && !texts.has(j.chunks[0])) {
+      const m = /for \S+ "(.+)"$/.exec(j.reason ?? '');
+      if (m) texts.set(j.chunks[0], m[1]);
+    }
+  }
+  const journal = [...(mem.journal ?? [])].reverse().map((j) => [j, journalSentence(j, texts)]).filter(([, s]) => s).slice(0, 60);
+  fill($('#journal'), journal.length ? [] : h('li', { class: 'muted' }, 'Nothing yet.'), journal.map(([j, sentence]) => h('li', { dataset: { op: j.op, trigger: j.trigger } },
+    sentence,
+    h('div', { class: 'meta detail' }, `${j.op} · ${j.trigger}${j.before !== undefined || j.after !== undefined ? ` · ${j.before ?? '–'} → ${j.after ?? '–'}` : ''} · ${j.reason}`))));
+}
+
+const ACTION_WORDS = { like: 'liked', purchase: 'bought', dislike: 'disliked', click: 'opened', view: 'viewed', skip: 'skipped' };
+
+// fmtDay shows unix seconds as a date a person reads ("12 Jun 2024").
+function fmtDay(sec) {
+  if (!Number.isFinite(sec) || sec <= 0) return '';
+  return new Date(sec * 1000).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 }
 
 function chunkRow(app, c) {
   const neg = c.polarity === 'avoids';
   const canEdit = app.engine.has('apply_ops');
+  const n = c.evidence;
   return h('li', { dataset: { chunk: c.id } },
     h('div', { class: 'chunk-head' },
-      h('span', {}, h('span', { class: neg ? 'tag neg' : 'tag' }, c.category), c.text),
+      h('span', {}, h('span', { class: neg ? 'tag neg' : 'tag' }, neg ? 'avoid' : c.category.replace(/_/g, ' ')), c.text),
       h('span', { class: 'actions' },
         h('button', { disabled: !canEdit, dataset: { do: 'edit' }, onclick: () => openEdit(app, c) }, 'Edit'),
         h('button', { disabled: !canEdit, dataset: { do: 'delete' }, onclick: () => act('delete preference', () => deleteChunk(app, c)) }, 'Delete'))),
     bar(c.strength, neg),
-    h('div', { class: 'meta' }, `strength ${Number(c.strength).toFixed(2)} · evidence ${c.evidence} · last seen ${fmtTime(c.last_seen)}${c.events?.length ? ` · from events ${c.events.join(', ')}` : ''}`));
+    h('div', { class: 'meta' }, `${strengthWords(c)}${c.stated ? '' : ` · from ${n === 1 ? 'one action' : `${n} actions`}`} · last seen ${fmtDay(c.last_seen)}`,
+      h('span', { class: 'detail' }, ` · ${c.category} · strength ${Number(c.strength).toFixed(2)} · evidence ${c.evidence}${c.events?.length ? ` · events ${c.events.join(', ')}` : ''}`)));
 }
 
 function openEdit(app, c) {

@@ -21,8 +21,27 @@ function initTabs() {
   if (tabs.some((t) => t.dataset.tab === start)) show(start);
 }
 
+// initDetails wires "Show details": the figures behind the page's words
+// (scores, strengths, event ids, the journal's ops), hidden until asked for.
+function initDetails() {
+  const box = $('#show-details');
+  box.addEventListener('change', () => document.body.classList.toggle('details', box.checked));
+  document.body.classList.toggle('details', box.checked);
+}
+
 async function main() {
   initTabs();
+  initDetails();
+  // The demo catalog's files are fetched while the module compiles.
+  const json = (url) => fetch(url).then((r) => { if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`); return r.json(); });
+  const trained = new URLSearchParams(location.search).get('catalog') === 'trained';
+  app.prefetched = { demo: fetch('catalog/games-demo.json') };
+  if (!trained) {
+    app.prefetched.ranker = json('catalog/games-ranker.json');
+    app.prefetched.intent = json('catalog/games-intent.json');
+    app.prefetched.ranker.catch(() => {});
+    app.prefetched.intent.catch(() => {});
+  }
   let settings = {};
   try {
     settings = (await store.get('settings')) ?? {};
@@ -39,6 +58,7 @@ async function main() {
     return;
   }
   app.engine = opened.engine;
+  app.phases.module = performance.now();
   if (opened.restored?.error) {
     showError(`Your saved memory could not be restored: ${opened.restored.error}. Nothing was lost: it is kept in this browser's storage (IndexedDB "recmem", key "${opened.restored.kept}"), apart from the new memory this page starts. "Your data & settings" has a button to download it; "Forget me" there deletes it.`);
   }

@@ -204,7 +204,12 @@ test('acting on items updates the tiers, the journal and the recommendations', a
   assert.ok(after.memory.chunks.length > 0, 'preference chunks were extracted');
   assert.equal(await page.locator('#chunks li[data-chunk]').count(), after.memory.chunks.length);
   assert.ok(await page.locator('#chunks .bar').count() > 0, 'strength bars');
-  assert.match(await page.locator('#chunks').textContent(), /evidence \d+/);
+  // In words first; the figures with the details.
+  assert.match(await page.locator('#chunks li[data-chunk] .meta').first().innerText(), /^(very strong|strong|moderate|weak) · from (one action|\d+ actions)/);
+  assert.doesNotMatch(await page.locator('#chunks').innerText(), /evidence/);
+  await page.check('#show-details');
+  assert.match(await page.locator('#chunks').innerText(), /evidence \d+/);
+  await page.uncheck('#show-details');
   assert.ok(after.memory.journal.length > 0, 'journal entries');
   assert.ok(await page.locator('#journal li[data-op]').count() > 0);
   assert.ok((await page.locator('#journal').textContent()).length > 20, 'journal shows reasons');
@@ -223,7 +228,11 @@ test('acting on items updates the tiers, the journal and the recommendations', a
     const recsAfter = await page.locator('#recs li[data-item]').evaluateAll((els) => els.map((e) => e.dataset.item));
     assert.notDeepEqual(recsAfter, recsBefore, 'recommendations follow the memory');
     for (const id of [...halo.slice(0, 3), ...mario.slice(0, 3)]) assert.ok(!recsAfter.includes(id), 'acted-on items are not recommended');
-    assert.match(await page.locator('#recs .explain').first().textContent(), /score/);
+    assert.match(await page.locator('#recs .why').first().innerText(), /^(because you|close to your recent games|fits your|you said|popular|new to you)/);
+    assert.equal(await page.locator('#recs .explain').first().isVisible(), false, 'the figures wait for the details');
+    await page.check('#show-details');
+    assert.match(await page.locator('#recs .explain').first().innerText(), /score/);
+    await page.uncheck('#show-details');
     await page.evaluate(() => window.scrollTo(0, 0));
     const file = await shot('games');
     if (process.env.RECMEM_SCREENSHOT === '1') copyFileSync(file, path.join(root, 'docs/screenshot.png'));
@@ -232,6 +241,7 @@ test('acting on items updates the tiers, the journal and the recommendations', a
     await step(() => page.click('#rank'), 'rank');
     const steered = await page.locator('#recs li[data-item] .item-title').allTextContents();
     assert.ok(steered.filter((s) => /wii|racing/i.test(s)).length >= 3, `instruction steers: ${steered.join(' | ')}`);
+    assert.match(await page.locator('#recs .why').first().innerText(), /what you asked for|close to what you asked/);
     assert.match(await page.locator('#recs .explain').first().textContent(), /instruction/);
     // The platform filter narrows the candidates.
     await page.fill('#instruction', '');
@@ -408,12 +418,14 @@ test('the LLM setting is stored, and the module\'s llm_complete reaches the endp
   await ready();
   assert.equal(await page.inputValue('#llm-endpoint'), 'http://llm.test/v1');
   assert.match(await page.locator('#llm-status').textContent(), /synthesize ask http:\/\/llm\.test\/v1 \(model test-model\)/);
-  // Five purchases: the fixed scheduler maintains, and the automatic
-  // synthesis after gamma mutations asks the endpoint.
+  // Five purchases: the fixed scheduler maintains (one chunk per name: the
+  // Zelda series and its platforms, fewer than gamma mutations), then the
+  // profile is rewritten, and the synthesis asks the endpoint.
   await tab('recs');
   const zelda = await searchFor('zelda');
   for (const id of zelda.slice(0, 5)) await actOn(id, 'purchase');
   await page.fill('#search', '');
+  await step(() => page.click('#synthesize'), 'rewrite profile');
   const doc = await stateDoc();
   assert.ok(requests.length > 0, 'the endpoint was called');
   assert.equal(requests[0].model, 'test-model');

@@ -21,8 +21,10 @@ export const T = 30_000;
 // openPage starts the server and a browser on a fresh profile, opens the
 // page at `${base}${query}` and waits until it is ready. It returns what
 // the test needs and close(), which stops both and removes the profile.
-// Page errors are collected in pageErrors; viewport is the window's size.
-export async function openPage({ query = `?now=${NOW}&catalog=demo#recs`, acceptDownloads = false, viewport = { width: 1400, height: 900 } } = {}) {
+// Page errors are collected in pageErrors; viewport is the window's size;
+// before(page), when given, is called before the page is opened (to listen
+// to its first requests).
+export async function openPage({ query = `?now=${NOW}&catalog=demo#recs`, acceptDownloads = false, viewport = { width: 1400, height: 900 }, before } = {}) {
   assert.ok(existsSync(chromiumPath), `${chromiumPath} is missing`);
   assert.ok(existsSync(recmem), `${recmem} is missing: run ./build.sh first`);
   const server = spawn(recmem, ['serve', '--addr', '127.0.0.1:0', '--web', path.join(root, 'web'), '--wasm', wasm], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -53,6 +55,7 @@ export async function openPage({ query = `?now=${NOW}&catalog=demo#recs`, accept
     page.setDefaultTimeout(T);
     const pageErrors = [];
     page.on('pageerror', (err) => pageErrors.push(err.message));
+    before?.(page);
     await page.goto(`${base}${query}`);
     await page.waitForSelector('body[data-ready="true"]');
     return { base, context, page, pageErrors, close };

@@ -35,6 +35,7 @@ type evalRecFlags struct {
 	catFile, saveCat, peers string
 	eventCap, workers       int
 	factorial, noBaselines  bool
+	control, diversity      bool
 	llm                     *llmFlags
 	train                   trainFlags
 	fs                      *flag.FlagSet
@@ -60,6 +61,8 @@ func newEvalRecFlags(stderr io.Writer) *evalRecFlags {
 	fs.StringVar(&f.peers, "peers", "", "directory of NAME.MODEL.scores files from scripts/peers/recbole, read into the baselines")
 	fs.BoolVar(&f.factorial, "factorial", false, "also run the tier study: the 8 combinations of ±event, ±preference, ±profile memory, weights learned for each (natively, retrospective memories; needs training, not --catalog)")
 	fs.BoolVar(&f.noBaselines, "no-baselines", false, "with --catalog, skip training and scoring the baselines (minutes of CPU): for recording or replaying a model, where only recmem's own figures are wanted")
+	fs.BoolVar(&f.control, "control", true, "also measure the person's edits (delete, strength, \"avoids X\", \"likes Y\") on each user's pool: the report's \"control\"")
+	fs.BoolVar(&f.diversity, "diversity", true, "also measure the cap on one series natively (HR@1 and NDCG@10 with and without it, and the pools' top 10): the report's \"diversity\"")
 	f.llm = addLLMFlags(fs)
 	f.train.register(fs)
 	return f
@@ -161,6 +164,27 @@ func (f *evalRecFlags) run(llmSet *llmSetup, say func(string)) (evalReport, erro
 		return evalReport{}, err
 	}
 	rep.setRun(cases, res)
+	if f.control {
+		say(fmt.Sprintf("control: the person's edits on %d users' pools", len(cases)))
+		ctl := rec.Control{Data: d, Build: replay.Builder()}
+		c, err := rec.RunControl(ctl, cases, catBytes, open, max(1, f.workers), say)
+		if err != nil {
+			return evalReport{}, err
+		}
+		rep.Control = &c
+	}
+	if f.diversity {
+		say(fmt.Sprintf("diversity: the cap on one series, natively on %d users", len(cases)))
+		cat, err := catalog.Decode(catBytes)
+		if err != nil {
+			return evalReport{}, err
+		}
+		dv, err := rec.Diversity(d, cat, cases, f.eventCap)
+		if err != nil {
+			return evalReport{}, fmt.Errorf("diversity: %w", err)
+		}
+		rep.Diversity = &dv
+	}
 	if f.factorial {
 		say(fmt.Sprintf("tier study: building %d test memories natively", len(cases)))
 		if rep.Factorial, err = factorial(d, catBytes, trained, cases, cfg, f.eventCap); err != nil {
@@ -240,5 +264,5 @@ func factorial(d *dataset.RecBole, catBytes []byte, trained *rec.Trained, cases 
 	if err != nil {
 		return nil, err
 	}
-	return rec.Factorial(trained.ValidVectors, test, cases, cfg.Learn), nil
+	return rec.Factorial(trained.ValidVectors, test, cases, eventCap, cfg.Learn), nil
 }

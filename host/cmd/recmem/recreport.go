@@ -59,6 +59,14 @@ type evalReport struct {
 	ValidFit  *rec.Scores        `json:"validation_fit,omitempty"`
 	Weights   map[string]float64 `json:"weights,omitempty"`
 	Factorial []rec.TierResult   `json:"factorial,omitempty"`
+	// Control is what the person's edits do to the recommendations
+	// (rec.Control); Diversity what the cap on one series does
+	// (rec.Diversity).
+	Control   *rec.ControlReport   `json:"control,omitempty"`
+	Diversity *rec.DiversityReport `json:"diversity,omitempty"`
+	// ByHistoryLength is the run's figures by the users' history length
+	// against the event list's capacity (fits, longer, over_3x).
+	ByHistoryLength []rec.LengthScores `json:"by_history_length"`
 	// WithProfile counts the users ranked with a profile.
 	WithProfile int `json:"users_with_profile"`
 	// MemoryQuality judges the memories the users were ranked with, apart
@@ -85,6 +93,7 @@ func (r *evalReport) setRun(cases []rec.Case, res rec.RunResult) {
 	s := res.Scores()
 	r.HR1, r.HR5, r.NDCG5, r.NDCG10 = s.HR1, s.HR5, s.NDCG5, s.NDCG10
 	r.Split = rec.SplitOf(cases, res.Ranks)
+	r.ByHistoryLength = rec.ByHistoryLength(cases, res.Ranks, r.EventCapacity)
 	r.Responsiveness, r.ResponsivenessDetail = res.Responsiveness.Drop, res.Responsiveness
 	r.WithProfile = res.WithProfile
 	r.MemoryQuality = res.Quality.Report()
@@ -134,10 +143,21 @@ func printReport(w io.Writer, r evalReport) {
 	} else {
 		fmt.Fprintln(w, "responsiveness: no user has low ratings on a genre (not measured)")
 	}
+	printLengths(w, r.ByHistoryLength, r.EventCapacity)
+	printControl(w, r.Control)
+	printDiversity(w, r.Diversity)
 	if len(r.Factorial) > 0 {
-		fmt.Fprintf(w, "\ntier study (weights learned per combination; test, then held-out fifth):\n%-28s %7s %8s %10s %10s\n", "tiers", "HR@1", "NDCG@10", "HR@1 h/o", "valid HR@1")
+		fmt.Fprintf(w, "\ntier study (weights learned per combination; test, then held-out fifth; HR@1 by history length, dev/held-out):\n%-28s %7s %8s %10s %10s", "tiers", "HR@1", "NDCG@10", "HR@1 h/o", "valid HR@1")
+		for _, g := range rec.LengthGroups {
+			fmt.Fprintf(w, " %15s", g)
+		}
+		fmt.Fprintln(w)
 		for _, t := range r.Factorial {
-			fmt.Fprintf(w, "%-28s %7.4f %8.4f %10.4f %10.4f\n", t.Name(), t.Test.HR1, t.Test.NDCG10, t.Split.HeldOut.HR1, t.Valid.HR1)
+			fmt.Fprintf(w, "%-28s %7.4f %8.4f %10.4f %10.4f", t.Name(), t.Test.HR1, t.Test.NDCG10, t.Split.HeldOut.HR1, t.Valid.HR1)
+			for _, g := range t.ByHistoryLength {
+				fmt.Fprintf(w, " %15s", fmt.Sprintf("%.3f/%.3f", g.Split.Dev.HR1, g.Split.HeldOut.HR1))
+			}
+			fmt.Fprintln(w)
 		}
 	}
 	fmt.Fprintf(w, "\n%d of %d users ranked with a profile\n", r.WithProfile, r.Users)
@@ -156,6 +176,45 @@ func printReport(w io.Writer, r evalReport) {
 	printOutcomes(w, r.LLMOutcomes)
 	printQuality(w, r.MemoryQuality)
 	fmt.Fprintf(w, "%.1fs\n", r.Seconds)
+}
+
+// printControl writes what the person's edits did, overall / held out.
+func printControl(w io.Writer, c *rec.ControlReport) {
+	if c == nil {
+		return
+	}
+	h := c.HeldOut
+	fmt.Fprintf(w, "control (share of the top %d about the edited thing, all users / held out):\n", rec.TopK)
+	fmt.Fprintf(w, "  delete a liked preference: %.3f -> %.3f, fall %.3f / %.3f (%d users); the pool holds %.3f of it, the pull above that fell %.3f / %.3f\n",
+		c.Delete.Before, c.Delete.After, c.Delete.Fall, h.Delete.Fall, c.Delete.Users, c.Delete.Pool, c.Delete.ExcessFall, h.Delete.ExcessFall)
+	fmt.Fprintf(w, "  its strength at 0.1, 0.5, 1: %.3f, %.3f, %.3f; never fell for %.3f / %.3f of %d users\n", c.Strength.Shares[0], c.Strength.Shares[1], c.Strength.Shares[2], c.Strength.Monotone, h.Strength.Monotone, c.Strength.Users)
+	fmt.Fprintf(w, "  add \"avoids X\": %.3f -> %.3f, removed for %.3f / %.3f (%d users)\n", c.Avoid.Before, c.Avoid.After, c.Avoid.Removed, h.Avoid.Removed, c.Avoid.Users)
+	fmt.Fprintf(w, "  add \"likes Y\": %.3f -> %.3f, rise %.3f / %.3f, rose for %d of %d users\n", c.Like.Before, c.Like.After, c.Like.Rise, h.Like.Rise, c.Like.Rose, c.Like.Users)
+}
+
+// printDiversity writes what the cap on one series did, overall / held out.
+func printDiversity(w io.Writer, d *rec.DiversityReport) {
+	if d == nil {
+		return
+	}
+	h := d.HeldOut
+	row := func(name string, f, g rec.DiversityFigures) {
+		fmt.Fprintf(w, "  %-11s HR@1 %.4f / %.4f, NDCG@10 %.4f / %.4f; top %d of the random pool: most of one series %.2f, over %d for %.3f of users, intra-list diversity %.3f; of the %d most popular: %.2f, %.3f, %.3f\n",
+			name, f.HR1, g.HR1, f.NDCG10, g.NDCG10, rec.TopK, f.Pool.MaxSeries, d.Cap, f.Pool.OverCap, f.Pool.ILD,
+			rec.PopularPool, f.Popular.MaxSeries, f.Popular.OverCap, f.Popular.ILD)
+	}
+	fmt.Fprintf(w, "diversity (natively, %d users; all / held out):\n", d.Users)
+	row("with cap", d.With, h.With)
+	row("without", d.Without, h.Without)
+}
+
+// printLengths writes the run's HR@1 by history length.
+func printLengths(w io.Writer, gs []rec.LengthScores, cap int) {
+	var parts []string
+	for _, g := range gs {
+		parts = append(parts, fmt.Sprintf("%s %.4f (%d users; %.4f/%.4f)", g.Group, g.HR1, g.Users, g.Split.Dev.HR1, g.Split.HeldOut.HR1))
+	}
+	fmt.Fprintf(w, "HR@1 by history length against the event list (%d; fits, up to 3x longer, more; dev/held-out): %s\n", cap, strings.Join(parts, ", "))
 }
 
 // printScores writes the table of the rankers' scores: the random, pop,
