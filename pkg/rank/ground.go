@@ -16,9 +16,12 @@ func (r *Ranker) Ground(words string) (facet string, values []string, ok bool) {
 	if len(in.Unknown)+len(in.Positive)+len(in.Negative)+len(in.Exclude)+len(in.Avoid) > 0 {
 		return "", nil, false
 	}
-	for _, cs := range [][]intent.Clause{in.Prefer, in.Only} {
+	for _, cs := range [][]intent.Clause{in.Only, in.Prefer} {
 		for _, c := range cs {
-			if c.Facet == "title" {
+			if c.How == intent.HowImplied {
+				continue // "nintendo" implies games first: not what it names
+			}
+			if c.Facet == "title" || c.How == intent.HowNumber {
 				return "", nil, false
 			}
 			if facet == "" {
