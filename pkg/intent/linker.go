@@ -80,6 +80,9 @@ type Linker struct {
 	// the catalog lacks becomes a title phrase.
 	facets map[string]int
 	titles int // index of the title facet, -1 when there is none
+	// keys caches text.Key of the metadata values while the linker is
+	// built (nil afterwards).
+	keys map[string]string
 	cols   []Column
 	colOf  map[string]int
 	items  []Item
@@ -166,13 +169,15 @@ func NewLinkerColumns(cols []Column, meta [][]string, t *Table) *Linker {
 		}
 	}
 	l.items = make([]Item, len(meta))
+	l.keys = map[string]string{} // a value's key, computed once: values repeat across items
 	for i, m := range meta {
 		l.items[i] = l.item(m, nil)
 		l.addValues(m)
 		if l.titles >= 0 && l.titles < len(m) {
-			l.addGrams(text.AnalyzedWords(m[l.titles]))
+			l.addGrams(strings.Fields(l.items[i].title))
 		}
 	}
+	l.keys = nil
 	l.keepImplies()
 	l.addLexicon()
 	return l
@@ -231,13 +236,26 @@ func (l *Linker) values(k int, v string) []string {
 	return []string{v}
 }
 
+// key is text.Key(v), cached while the linker is built.
+func (l *Linker) key(v string) string {
+	if l.keys == nil {
+		return text.Key(v)
+	}
+	k, ok := l.keys[v]
+	if !ok {
+		k = text.Key(v)
+		l.keys[v] = k
+	}
+	return k
+}
+
 func (l *Linker) addValues(m []string) {
 	for k, v := range m {
 		if k >= len(l.cols) || k == l.titles || v == "" || l.cols[k].Type == ColNumber {
 			continue
 		}
 		for _, e := range l.values(k, v) {
-			key := text.Key(e)
+			key := l.key(e)
 			if key == "" {
 				continue
 			}
@@ -304,7 +322,7 @@ func (l *Linker) item(m []string, extra map[string][]string) Item {
 			}
 		default:
 			for _, e := range l.values(k, v) {
-				it.facets[c.Name] = append(it.facets[c.Name], text.Key(e))
+				it.facets[c.Name] = append(it.facets[c.Name], l.key(e))
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package text
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The analyzer is the one way recmem reads the words of what people type and
@@ -134,55 +135,101 @@ func elided(w string) bool {
 	return false
 }
 
-// Analyze splits s into words and marks, folded and normalized. O(len(s)).
+// Analyze splits s into words and marks, folded and normalized. O(len(s)):
+// an ASCII word already in lower case is a slice of s, not a copy.
 func Analyze(s string) []Token {
-	s = strings.ToLower(strings.ReplaceAll(s, "\u2019", "'"))
-	s = contractions.Replace(s)
-	var out []Token
-	var b strings.Builder
-	flush := func() {
-		if b.Len() > 0 {
-			w := b.String()
+	if strings.IndexByte(s, '\'') >= 0 || strings.Contains(s, "\u2019") {
+		s = contractions.Replace(strings.ToLower(strings.ReplaceAll(s, "\u2019", "'")))
+	}
+	out := make([]Token, 0, len(s)/5+1)
+	var b []byte // the word being built, once it differs from s's bytes
+	ws, plain := -1, false
+	word := func(end int) string {
+		if plain {
+			return s[ws:end]
+		}
+		return string(b)
+	}
+	flush := func(end int) {
+		if ws >= 0 {
+			w := word(end)
 			out = append(out, Token{Norm: Norm(w), Orig: w})
-			b.Reset()
+		}
+		ws, plain, b = -1, false, b[:0]
+	}
+	// grow adds the folded rune r to the word that starts at or continues to i.
+	grow := func(i int, r rune, size int) {
+		if ws < 0 {
+			ws, plain = i, true
+		}
+		if plain && size == 1 && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return
+		}
+		if plain {
+			b = append(b[:0], s[ws:i]...)
+			plain = false
+		}
+		if w, ok := wide[r]; ok {
+			b = append(b, w...)
+		} else {
+			b = utf8.AppendRune(b, Fold(r))
 		}
 	}
-	rs := []rune(s)
-	digit := func(k int) bool { return k >= 0 && k < len(rs) && rs[k] >= '0' && rs[k] <= '9' }
-	for k, r := range rs {
+	digit := func(k int) bool { return k >= 0 && k < len(s) && s[k] >= '0' && s[k] <= '9' }
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
 		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if w, ok := wide[r]; ok {
-				b.WriteString(w)
-			} else {
-				b.WriteRune(Fold(r))
-			}
-		case unicode.Is(unicode.Mn, r):
+		case r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9'):
+			grow(i, r, size)
+		case r >= 'A' && r <= 'Z':
+			grow(i, r+'a'-'A', 2) // not the byte of s: copy
+		case r >= utf8.RuneSelf && r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			grow(i, r, size)
+		case r >= utf8.RuneSelf && unicode.Is(unicode.Mn, r):
 			// a combining accent: dropped, as the folded letters drop theirs
+			if ws >= 0 && plain {
+				b = append(b[:0], s[ws:i]...)
+				plain = false
+			}
 		case r == '\'':
 			// An elision ("d'horreur") ends a word; inside any other word
 			// ("rock'n'roll") the apostrophe is dropped.
-			if elided(b.String()) {
-				flush()
+			if ws >= 0 && elided(word(i)) {
+				flush(i)
+			} else if ws >= 0 && plain {
+				b = append(b[:0], s[ws:i]...)
+				plain = false
 			}
-		case r == '.' && digit(k-1) && digit(k+1) && b.Len() > 0:
-			b.WriteByte('.') // a decimal point: "4.99" is one number
-		case r == ',' && digit(k-1) && digit(k+1) && digit(k+3) && !digit(k+4) && b.Len() > 0:
+		case r == '.' && digit(i-1) && digit(i+1) && ws >= 0:
+			if plain {
+				b = append(b[:0], s[ws:i]...)
+				plain = false
+			}
+			b = append(b, '.') // a decimal point: "4.99" is one number
+		case r == ',' && digit(i-1) && digit(i+1) && digit(i+3) && !digit(i+4) && ws >= 0:
 			// a thousands separator ("1,000"): dropped
+			if plain {
+				b = append(b[:0], s[ws:i]...)
+				plain = false
+			}
 		case r == ',' || r == '/' || r == '&' || r == '+':
-			flush()
-			out = append(out, Token{Mark: ','})
+			flush(i)
+			out = append(out, Token{Mark: ',', Orig: string(r)})
 		case r == '.' || r == ';' || r == '!' || r == '?' || r == '(' || r == ')' || r == '\n' || r == '¿' || r == '¡':
-			flush()
+			flush(i)
 			out = append(out, Token{Mark: '.'})
 		case r == '$' || r == '€' || r == '£' || r == '¥':
-			flush()
+			flush(i)
 			out = append(out, Token{Mark: '$', Orig: string(r)})
 		default:
-			flush()
+			flush(i)
 		}
+		i += size
 	}
-	flush()
+	flush(len(s))
 	return out
 }
 
