@@ -240,7 +240,9 @@ test('acting on items updates the tiers, the journal and the recommendations', a
     await page.fill('#instruction', 'racing game for Nintendo Wii');
     await step(() => page.click('#rank'), 'rank');
     const steered = await page.locator('#recs li[data-item] .item-title').allTextContents();
-    assert.ok(steered.filter((s) => /wii|racing/i.test(s)).length >= 3, `instruction steers: ${steered.join(' | ')}`);
+    // Every item shown meets it: a Wii game the catalog knows as racing
+    // (its genres are inferred from titles, so there may be few).
+    assert.ok(steered.length >= 1 && steered.every((s) => /wii/i.test(s)), `instruction steers: ${steered.join(' | ')}`);
     assert.match(await page.locator('#recs .why').first().innerText(), /what you asked for|close to what you asked/);
     assert.match(await page.locator('#recs .explain').first().textContent(), /instruction/);
     // The platform filter narrows the candidates.
