@@ -28,9 +28,9 @@ import (
 // titles: an item meets "series Halo" when its series is Halo or its title
 // holds the phrase (a series derived from titles misses "Halo Wars").
 type Table struct {
-	Aliases     map[string]map[string][]string `json:"aliases,omitempty"`
-	Filler      []string                       `json:"filler,omitempty"`
-	Implies     map[string]Entity              `json:"implies,omitempty"`
+	Aliases map[string]map[string][]string `json:"aliases,omitempty"`
+	Filler  []string                       `json:"filler,omitempty"`
+	Implies map[string]Entity              `json:"implies,omitempty"`
 	// ImpliesDefault is the value a request implies when it names
 	// something but no value of that facet: "I only play on PS2" prefers
 	// games (kind game) to the console and its cables. A preference,
@@ -40,7 +40,7 @@ type Table struct {
 	// default: "a headset for my PS4" asks for titles holding "headset"
 	// and prefers accessories to games. The word stays a title word.
 	ImpliesTitles map[string]Entity `json:"implies_titles,omitempty"`
-	TitleFacets []string                       `json:"title_facets,omitempty"`
+	TitleFacets   []string          `json:"title_facets,omitempty"`
 	// Lexicon adds the domain's own concepts to the embedded lexicon
 	// (lexicon.json): everyday words for the values this catalog holds.
 	Lexicon []Concept `json:"lexicon,omitempty"`
