@@ -143,7 +143,8 @@ export interface Clause {
   text: string;
   /**
    * How is how the words were grounded: exact, alias, synonym, typo,
-   * inferred, number or implied (the How* constants).
+   * inferred, number, implied, or llm when the host's language model read
+   * words the interpreter left unknown (the How* constants).
    */
   how: string;
   /**
@@ -592,7 +593,7 @@ export interface Op {
  * unsupported, title_copy, verbatim_copy, unknown_id, rule, state).
  */
 export interface Outcome {
-  purpose: 'extract' | 'plan' | 'synthesize' | 'rank';
+  purpose: 'extract' | 'plan' | 'synthesize' | 'rank' | 'parse';
   status: 'accepted' | 'fallback';
   reason?: string;
   check?: string;

@@ -10,8 +10,9 @@ import (
 	"github.com/recmem/recmem/pkg/memory"
 )
 
-// LLMSteps are the steps that may use the host's LLM.
-var LLMSteps = []string{llm.PurposeExtract, llm.PurposePlan, llm.PurposeSynthesize, llm.PurposeRank}
+// LLMSteps are the steps that may use the host's LLM: the four of MARS, and
+// the parse of an instruction's words the LLM-free interpreter left unknown.
+var LLMSteps = []string{llm.PurposeExtract, llm.PurposePlan, llm.PurposeSynthesize, llm.PurposeRank, llm.PurposeParse}
 
 // SetLLM makes the named steps ask c (the llm_complete host function inside
 // the plugin, a Go client natively). A step not named keeps its LLM-free
