@@ -401,11 +401,13 @@ export interface ExportStateInput {
 }
 
 /**
- * ExportsOutput is the output of exports: the export names, sorted, and the
- * state document format this module writes.
+ * ExportsOutput is the output of exports: the export names, sorted, the
+ * state document format this module writes, and the LLM configuration it runs
+ * with.
  */
 export interface ExportsOutput {
   exports: string[];
+  llm: LLMConfig;
   schema: string;
   schema_version: number;
 }
@@ -457,6 +459,34 @@ export interface Intent {
    * ranker (pkg/rank), which decides whether hints are used.
    */
   hints?: string[];
+}
+
+/**
+ * LLMConfig is the host's LLM configuration as the module applies it
+ * (llm_steps, llm_model): the steps that ask the model, and the measured
+ * settings of the model named (llm.ForModel), so that a host can say which
+ * steps are on and why.
+ */
+export interface LLMConfig {
+  /**
+   * Steps are the steps that ask the host's LLM, in the order of
+   * LLMSteps; empty when none does.
+   */
+  steps: string[];
+  /**
+   * Model is the measured model whose settings apply ("smollm2-135m-
+   * instruct"), or "" for a model nothing was measured with (or none).
+   */
+  model?: string;
+  /**
+   * Helps are the steps measured to help with that model: the default
+   * when the host names no steps. Empty for every model measured so far.
+   */
+  helps: string[];
+  /** Measured says where the figures behind Helps are. */
+  measured?: string;
+  /** Prompts is the prompt profile: "full" or "compact". */
+  prompts: string;
 }
 
 /** LoadCatalogOutput describes the catalog load_catalog loaded. */

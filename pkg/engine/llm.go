@@ -54,6 +54,21 @@ func (e *Engine) SetLLMRankWeight(w float64) error {
 	return nil
 }
 
+// llmConfig describes the LLM configuration in effect (the exports export).
+func (e *Engine) llmConfig() LLMConfig {
+	c := LLMConfig{Steps: []string{}, Model: e.llmSet.Model, Helps: append([]string{}, e.llmSet.Steps...), Measured: e.llmSet.Measured,
+		Prompts: e.llmSet.Prompts.Name}
+	if c.Prompts == "" {
+		c.Prompts = llm.Full.Name
+	}
+	for _, s := range LLMSteps {
+		if e.llmOn(s) {
+			c.Steps = append(c.Steps, s)
+		}
+	}
+	return c
+}
+
 // llmOn reports whether step asks the LLM.
 func (e *Engine) llmOn(step string) bool { return e.llm != nil && e.llmSteps[step] }
 
