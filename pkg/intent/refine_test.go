@@ -137,7 +137,7 @@ func TestSupports(t *testing.T) {
 	}{
 		{"Horrorfilme", horror, true}, // begins like horror
 		{"thriler", thriller, true},   // one edit
-		{"thrlr", thriller, false},     // three edits
+		{"thrlr", thriller, false},    // three edits
 		{"grisly", horror, true},      // cosine 0.8
 		{"grisly", comedy, true},      // cosine 0.6, at least 0.5
 		{"ancient", horror, true},     // 0.6
