@@ -102,6 +102,11 @@ export class Engine extends Recmem {
   // exportText returns the state document's text, exactly as the module wrote it.
   exportText() { return this.exportState(); }
 
+  // llmConfig returns the LLM configuration the module applied (the exports
+  // export's llm: steps, model, helps, measured, prompts), which recmem.js's
+  // exports() leaves out; undefined from a module older than it.
+  async llmConfig() { return (await this.call('exports'))?.llm; }
+
   // unsaved runs fn and returns what it returns; the calls fn starts before
   // it returns (a typed method's call starts at once) are not followed by a
   // save. Forget-me resets the memory and then clears the storage; the

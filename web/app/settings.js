@@ -90,7 +90,7 @@ async function llmStatus(app) {
   } else if (s.llmEndpoint) {
     let cfg;
     try {
-      cfg = (await app.engine.call('exports'))?.llm;
+      cfg = await app.engine.llmConfig();
     } catch { /* an old module without the llm key: the steps are not known */ }
     const on = cfg?.steps ?? [];
     msg = `${stepsWhy(s, cfg)} ${on.length ? `They ask ${s.llmEndpoint}${s.llmModel ? ` (model ${s.llmModel})` : ''}; an answer that fails validation, or no answer, falls back to the LLM-free policy.` : `Every step runs its LLM-free policy; ${s.llmEndpoint} is not called.`}`;
