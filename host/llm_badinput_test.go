@@ -47,6 +47,8 @@ func badEndpoint(t *testing.T, kind string) *httptest.Server {
 			content = "I'm sorry, but I can't help with that request."
 		case "ids that are not candidates":
 			switch {
+			case strings.Contains(sys, "read a user's request"): // the parse step: a value the catalog lacks
+				content = `{"only":[],"exclude":[{"word":"zany","facet":"category","value":"Atari Jaguar"}],"prefer":[],"avoid":[]}`
 			case strings.Contains(sys, "rank candidate items"):
 				content = `{"ranking":["zz1","zz2","zz3"]}`
 			case strings.Contains(sys, "preference memory for a recommender"):
@@ -64,17 +66,21 @@ func badEndpoint(t *testing.T, kind string) *httptest.Server {
 	return srv
 }
 
+// badInstruction has a word the LLM-free interpreter leaves unknown
+// ("zany"), so that the parse step asks the model about it.
+const badInstruction = "nothing zany, please"
+
 // badInputRun records five purchases, forces a maintenance (extract), asks
-// for a synthesis and ranks the tiny catalog, through the .wasm module with
-// c behind llm_complete (nil: no LLM). It returns the memory's events,
-// chunks and profile text, the ranking's ids, the LLM outcomes and how long
-// the three calls took.
+// for a synthesis and ranks the tiny catalog with badInstruction, through
+// the .wasm module with c behind llm_complete (nil: no LLM). It returns the
+// memory's events, chunks and profile text, the ranking's ids and what was
+// understood, the LLM outcomes and how long the three calls took.
 func badInputRun(t *testing.T, c llm.Completer) (string, []string, []llm.Outcome, time.Duration) {
 	t.Helper()
 	ctx := context.Background()
 	opts := host.Options{WasmPath: testWasm, CacheDir: filepath.Join(os.TempDir(), "recmem-test-cache-badinput")}
 	if c != nil {
-		opts.LLM, opts.LLMSteps = c, []string{"extract", "synthesize", "rank"}
+		opts.LLM, opts.LLMSteps = c, []string{"extract", "synthesize", "rank", "parse"}
 	}
 	rt, err := host.Open(ctx, opts)
 	if err != nil {
@@ -114,7 +120,7 @@ func badInputRun(t *testing.T, c llm.Completer) (string, []string, []llm.Outcome
 	for _, call := range []struct{ name, input string }{
 		{"maintain", `{"force":true}`},
 		{"apply_ops", `{"ops":[{"op":"synthesize"}]}`},
-		{"rank", `{"candidates":[{"id":"a"},{"id":"b"},{"id":"c"},{"id":"d"}]}`},
+		{"rank", `{"candidates":[{"id":"a"},{"id":"b"},{"id":"c"},{"id":"d"}],"instruction":"` + badInstruction + `"}`},
 	} {
 		out, err := in.Call(call.name, []byte(call.input))
 		if err != nil {
@@ -123,13 +129,15 @@ func badInputRun(t *testing.T, c llm.Completer) (string, []string, []llm.Outcome
 		collect(out)
 		if call.name == "rank" {
 			var r struct {
-				Ranking []struct{ ID string } `json:"ranking"`
+				Ranking    []struct{ ID string } `json:"ranking"`
+				Understood json.RawMessage       `json:"understood"`
 			}
 			json.Unmarshal(out, &r)
 			var ids []string
 			for _, x := range r.Ranking {
 				ids = append(ids, x.ID)
 			}
+			ids = append(ids, "understood "+string(r.Understood))
 			elapsed := time.Since(start)
 			mem, err := in.Call("get_memory", nil)
 			if err != nil {
@@ -155,26 +163,31 @@ func badInputRun(t *testing.T, c llm.Completer) (string, []string, []llm.Outcome
 
 // TestBadModelAnswers: a model or endpoint that answers HTML, an empty body,
 // a 1 MB answer, a refusal in prose, valid JSON naming ids that are not
-// candidates, or never answers: each step falls back to its LLM-free policy
-// with a named check, within the call's deadline, and the memory and the
-// ranking are exactly what they are with no LLM at all.
+// candidates (or, to the parse step, a value the catalog lacks), or never
+// answers: each step falls back to its LLM-free policy with a named check,
+// within the call's deadline, and the memory, the ranking and what was
+// understood of the instruction are exactly what they are with no LLM at
+// all.
 func TestBadModelAnswers(t *testing.T) {
 	wantMem, wantRank, none, _ := badInputRun(t, nil)
 	if len(none) != 0 {
 		t.Fatalf("LLM outcomes with no LLM: %+v", none)
+	}
+	if u := wantRank[len(wantRank)-1]; !strings.Contains(u, `"unknown":["zany"]`) {
+		t.Fatalf("the LLM-free interpreter must leave zany unknown, for the parse step to be asked: %s", u)
 	}
 	const deadline = 400 * time.Millisecond // one attempt of one exchange
 	tests := []struct {
 		kind  string
 		check map[string]string // purpose → check
 	}{
-		{"html page", map[string]string{"extract": llm.CheckExchange, "synthesize": llm.CheckExchange, "rank": llm.CheckExchange}},
-		{"empty body", map[string]string{"extract": llm.CheckExchange, "synthesize": llm.CheckExchange, "rank": llm.CheckExchange}},
-		{"hung connection", map[string]string{"extract": llm.CheckExchange, "synthesize": llm.CheckExchange, "rank": llm.CheckExchange}},
-		{"html answer", map[string]string{"extract": llm.CheckFormat, "synthesize": llm.CheckFormat, "rank": llm.CheckFormat}},
-		{"1 MB answer", map[string]string{"extract": llm.CheckFormat, "synthesize": llm.CheckFormat, "rank": llm.CheckFormat}},
-		{"refusal", map[string]string{"extract": llm.CheckRefusal, "synthesize": llm.CheckRefusal, "rank": llm.CheckRefusal}},
-		{"ids that are not candidates", map[string]string{"extract": llm.CheckUnknownID, "synthesize": llm.CheckFormat, "rank": llm.CheckUnknownID}},
+		{"html page", map[string]string{"extract": llm.CheckExchange, "synthesize": llm.CheckExchange, "rank": llm.CheckExchange, "parse": llm.CheckExchange}},
+		{"empty body", map[string]string{"extract": llm.CheckExchange, "synthesize": llm.CheckExchange, "rank": llm.CheckExchange, "parse": llm.CheckExchange}},
+		{"hung connection", map[string]string{"extract": llm.CheckExchange, "synthesize": llm.CheckExchange, "rank": llm.CheckExchange, "parse": llm.CheckExchange}},
+		{"html answer", map[string]string{"extract": llm.CheckFormat, "synthesize": llm.CheckFormat, "rank": llm.CheckFormat, "parse": llm.CheckFormat}},
+		{"1 MB answer", map[string]string{"extract": llm.CheckFormat, "synthesize": llm.CheckFormat, "rank": llm.CheckFormat, "parse": llm.CheckFormat}},
+		{"refusal", map[string]string{"extract": llm.CheckRefusal, "synthesize": llm.CheckRefusal, "rank": llm.CheckRefusal, "parse": llm.CheckRefusal}},
+		{"ids that are not candidates", map[string]string{"extract": llm.CheckUnknownID, "synthesize": llm.CheckFormat, "rank": llm.CheckUnknownID, "parse": llm.CheckUnknownID}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind, func(t *testing.T) {
@@ -184,7 +197,7 @@ func TestBadModelAnswers(t *testing.T) {
 				t.Fatal(err)
 			}
 			mem, ranking, outcomes, took := badInputRun(t, cl)
-			if len(outcomes) != 3 {
+			if len(outcomes) != 4 {
 				t.Fatalf("outcomes %+v, want one per step", outcomes)
 			}
 			for _, o := range outcomes {
@@ -196,11 +209,11 @@ func TestBadModelAnswers(t *testing.T) {
 				t.Errorf("memory changed:\n got %s\nwant %s", mem, wantMem)
 			}
 			if strings.Join(ranking, ",") != strings.Join(wantRank, ",") {
-				t.Errorf("ranking %v, want the LLM-free %v", ranking, wantRank)
+				t.Errorf("ranking and understood %v, want the LLM-free %v", ranking, wantRank)
 			}
-			// Three exchanges, each bounded by one attempt's deadline,
+			// Four exchanges, each bounded by one attempt's deadline,
 			// plus the module's own work.
-			if limit := 3*deadline + 10*time.Second; took > limit {
+			if limit := 4*deadline + 10*time.Second; took > limit {
 				t.Errorf("the three calls took %v, more than %v", took, limit)
 			}
 		})

@@ -167,7 +167,8 @@ export interface Clause {
   text: string;
   /**
    * How is how the words were grounded: exact, alias, synonym, typo,
-   * inferred, number or implied (the How* constants).
+   * inferred, number, implied, or llm when the host's language model read
+   * words the interpreter left unknown (the How* constants).
    */
   how: string;
   /**
@@ -424,11 +425,13 @@ export interface ExportStateInput {
 }
 
 /**
- * ExportsOutput is the output of exports: the export names, sorted, and the
- * state document format this module writes.
+ * ExportsOutput is the output of exports: the export names, sorted, the
+ * state document format this module writes, and the LLM configuration it runs
+ * with.
  */
 export interface ExportsOutput {
   exports: string[];
+  llm: LLMConfig;
   schema: string;
   schema_version: number;
 }
@@ -480,6 +483,34 @@ export interface Intent {
    * ranker (pkg/rank), which decides whether hints are used.
    */
   hints?: string[];
+}
+
+/**
+ * LLMConfig is the host's LLM configuration as the module applies it
+ * (llm_steps, llm_model): the steps that ask the model, and the measured
+ * settings of the model named (llm.ForModel), so that a host can say which
+ * steps are on and why.
+ */
+export interface LLMConfig {
+  /**
+   * Steps are the steps that ask the host's LLM, in the order of
+   * LLMSteps; empty when none does.
+   */
+  steps: string[];
+  /**
+   * Model is the measured model whose settings apply ("smollm2-135m-
+   * instruct"), or "" for a model nothing was measured with (or none).
+   */
+  model?: string;
+  /**
+   * Helps are the steps measured to help with that model: the default
+   * when the host names no steps. Empty for every model measured so far.
+   */
+  helps: string[];
+  /** Measured says where the figures behind Helps are. */
+  measured?: string;
+  /** Prompts is the prompt profile: "full" or "compact". */
+  prompts: string;
 }
 
 /** LoadCatalogOutput describes the catalog load_catalog loaded. */
@@ -629,7 +660,7 @@ export interface Op {
  * unsupported, title_copy, verbatim_copy, unknown_id, rule, state).
  */
 export interface Outcome {
-  purpose: 'extract' | 'plan' | 'synthesize' | 'rank';
+  purpose: 'extract' | 'plan' | 'synthesize' | 'rank' | 'parse';
   status: 'accepted' | 'fallback';
   reason?: string;
   check?: string;

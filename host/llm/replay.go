@@ -62,6 +62,7 @@ func (r *Recorder) Complete(ctx context.Context, req contract.Request) (contract
 // Replayer answers requests from a recording by request hash, so a run with a
 // model can be repeated exactly, and tested, without the model.
 type Replayer struct {
+	mu     sync.RWMutex // Resume adds the answers it learns
 	byHash map[string]contract.Response
 	source string // the first line's source
 }
@@ -113,11 +114,23 @@ func ReadReplayer(r io.Reader) (*Replayer, error) {
 }
 
 // Len is the number of recorded exchanges.
-func (r *Replayer) Len() int { return len(r.byHash) }
+func (r *Replayer) Len() int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.byHash)
+}
+
+// answer returns the recorded response to the request of hash h.
+func (r *Replayer) answer(h string) (contract.Response, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	resp, ok := r.byHash[h]
+	return resp, ok
+}
 
 // Complete implements contract.Completer.
 func (r *Replayer) Complete(_ context.Context, req contract.Request) (contract.Response, error) {
-	resp, ok := r.byHash[req.Hash()]
+	resp, ok := r.answer(req.Hash())
 	if !ok {
 		return contract.Response{Error: fmt.Sprintf("%v: purpose %s, hash %s", ErrNotRecorded, req.Purpose, req.Hash())}, nil
 	}
@@ -127,7 +140,9 @@ func (r *Replayer) Complete(_ context.Context, req contract.Request) (contract.R
 // Resume answers the requests a recording already holds from it and asks Next
 // for the others, so that an interrupted recording run can be started again
 // without asking the model twice: with Next a Recorder appending to the same
-// file, the file ends up holding every exchange once.
+// file, the file ends up holding every exchange once. An answer Next gives is
+// kept too, so that a request asked again in the same run (the parse step
+// asks the same question for every user) reaches the model once.
 type Resume struct {
 	Known *Replayer
 	Next  contract.Completer
@@ -135,8 +150,15 @@ type Resume struct {
 
 // Complete implements contract.Completer. A recorded error response is asked again.
 func (r Resume) Complete(ctx context.Context, req contract.Request) (contract.Response, error) {
-	if resp, ok := r.Known.byHash[req.Hash()]; ok && resp.Error == "" {
+	h := req.Hash()
+	if resp, ok := r.Known.answer(h); ok && resp.Error == "" {
 		return resp, nil
 	}
-	return r.Next.Complete(ctx, req)
+	resp, err := r.Next.Complete(ctx, req)
+	if err == nil && resp.Error == "" {
+		r.Known.mu.Lock()
+		r.Known.byHash[h] = resp
+		r.Known.mu.Unlock()
+	}
+	return resp, err
 }

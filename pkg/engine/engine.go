@@ -85,14 +85,36 @@ func (r rawJSON) AppendJSON(b []byte) ([]byte, error) { return append(b, r...), 
 // change it.
 func (e *Engine) Document() *Document { return e.doc }
 
-// ExportsOutput is the output of exports: the export names, sorted, and the
-// state document format this module writes.
+// ExportsOutput is the output of exports: the export names, sorted, the
+// state document format this module writes, and the LLM configuration it runs
+// with.
 type ExportsOutput struct {
-	Exports       []string `json:"exports"`
-	Schema        string   `json:"schema"`
-	SchemaVersion int      `json:"schema_version"`
+	Exports       []string  `json:"exports"`
+	LLM           LLMConfig `json:"llm"`
+	Schema        string    `json:"schema"`
+	SchemaVersion int       `json:"schema_version"`
+}
+
+// LLMConfig is the host's LLM configuration as the module applies it
+// (llm_steps, llm_model): the steps that ask the model, and the measured
+// settings of the model named (llm.ForModel), so that a host can say which
+// steps are on and why.
+type LLMConfig struct {
+	// Steps are the steps that ask the host's LLM, in the order of
+	// LLMSteps; empty when none does.
+	Steps []string `json:"steps"`
+	// Model is the measured model whose settings apply ("smollm2-135m-
+	// instruct"), or "" for a model nothing was measured with (or none).
+	Model string `json:"model,omitempty"`
+	// Helps are the steps measured to help with that model: the default
+	// when the host names no steps. Empty for every model measured so far.
+	Helps []string `json:"helps"`
+	// Measured says where the figures behind Helps are.
+	Measured string `json:"measured,omitempty"`
+	// Prompts is the prompt profile: "full" or "compact".
+	Prompts string `json:"prompts"`
 }
 
 func exportsExport(e *Engine, _ []byte) (ExportsOutput, error) {
-	return ExportsOutput{names, SchemaName, SchemaVersion}, nil
+	return ExportsOutput{Exports: names, LLM: e.llmConfig(), Schema: SchemaName, SchemaVersion: SchemaVersion}, nil
 }

@@ -10,8 +10,9 @@ import (
 	"github.com/recmem/recmem/pkg/memory"
 )
 
-// LLMSteps are the steps that may use the host's LLM.
-var LLMSteps = []string{llm.PurposeExtract, llm.PurposePlan, llm.PurposeSynthesize, llm.PurposeRank}
+// LLMSteps are the steps that may use the host's LLM: the four of MARS, and
+// the parse of an instruction's words the LLM-free interpreter left unknown.
+var LLMSteps = []string{llm.PurposeExtract, llm.PurposePlan, llm.PurposeSynthesize, llm.PurposeRank, llm.PurposeParse}
 
 // SetLLM makes the named steps ask c (the llm_complete host function inside
 // the plugin, a Go client natively). A step not named keeps its LLM-free
@@ -51,6 +52,21 @@ func (e *Engine) SetLLMRankWeight(w float64) error {
 	}
 	e.llmSet.RankWeight = w
 	return nil
+}
+
+// llmConfig describes the LLM configuration in effect (the exports export).
+func (e *Engine) llmConfig() LLMConfig {
+	c := LLMConfig{Steps: []string{}, Model: e.llmSet.Model, Helps: append([]string{}, e.llmSet.Steps...), Measured: e.llmSet.Measured,
+		Prompts: e.llmSet.Prompts.Name}
+	if c.Prompts == "" {
+		c.Prompts = llm.Full.Name
+	}
+	for _, s := range LLMSteps {
+		if e.llmOn(s) {
+			c.Steps = append(c.Steps, s)
+		}
+	}
+	return c
 }
 
 // llmOn reports whether step asks the LLM.

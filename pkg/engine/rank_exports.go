@@ -248,11 +248,18 @@ func rankExport(e *Engine, input []byte) (RankOutput, error) {
 		seen[c.ID] = true
 		req.Candidates = append(req.Candidates, rank.Candidate{ID: c.ID, Text: rank.MetaText(c.Meta), Meta: c.Meta})
 	}
-	// An instruction is understood (pkg/intent) and its hard parts filter
-	// the candidates before any scorer sees them.
+	// An instruction is understood (pkg/intent; the words it leaves unknown
+	// read by the model when the parse step is on) and its hard parts
+	// filter the candidates before any scorer sees them.
 	out := RankOutput{}
+	var log llm.Log
 	if in.Instruction != nil {
-		und := e.rec.ranker.Understand(req)
+		var refine func(*intent.Intent)
+		if e.llmOn(llm.PurposeParse) {
+			x := llm.Interpreter{C: e.llm, Linker: e.rec.ranker.Linker(), Log: &log, Prompts: e.llmSet.Prompts}
+			refine = func(it *intent.Intent) { x.Refine(req.Instruction, it) }
+		}
+		und := e.rec.ranker.UnderstandWith(req, refine)
 		req = und.Constrained(req)
 		relaxed := und.Relaxed
 		if relaxed == nil {
@@ -263,7 +270,6 @@ func rankExport(e *Engine, input []byte) (RankOutput, error) {
 	u := rank.FromMemory(e.doc.Memory)
 	var scorer rank.Scorer = e.rec.ranker
 	name := "linear"
-	var log llm.Log
 	if e.llmOn(llm.PurposeRank) {
 		texts := map[string]string{}
 		for _, c := range req.Candidates {

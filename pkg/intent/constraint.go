@@ -27,6 +27,16 @@ type group struct {
 
 func (g *group) passes(i int) bool { return g.meets[i] == g.only }
 
+// byModel reports whether every clause of g was read by a language model.
+func (g *group) byModel() bool {
+	for _, c := range g.clauses {
+		if c.How != HowLLM {
+			return false
+		}
+	}
+	return true
+}
+
 func (g *group) label() string {
 	var ls []string
 	for _, c := range g.clauses {
@@ -104,11 +114,11 @@ func (l *Linker) MeetsHard(in *Intent, it *Item) bool {
 // Filter applies the hard constraints to items: an item is kept when, for
 // every facet of the Only clauses, it meets one of them, and it meets no
 // Exclude clause. When no item is left, the weakest constraint is dropped
-// and reported, and so on until some item is kept: an "only" before an
-// exclusion (an exclusion is a promise never to show something), and among
-// them the one whose removal keeps the most items (the last mentioned on a
-// tie). keep is nil when the intent has no hard constraint.
-// O(items · clauses · title length).
+// and reported, and so on until some item is kept: one a language model read
+// (HowLLM) before any other, an "only" before an exclusion (an exclusion is
+// a promise never to show something), and among them the one whose removal
+// keeps the most items (the last mentioned on a tie). keep is nil when the
+// intent has no hard constraint. O(items · clauses · title length).
 func (l *Linker) Filter(in *Intent, items []*Item) (keep []bool, relaxed []Relaxed) {
 	if !in.Hard() || len(items) == 0 {
 		return nil, nil
@@ -160,12 +170,16 @@ func (l *Linker) Filter(in *Intent, items []*Item) (keep []bool, relaxed []Relax
 		}
 		return n
 	}
+	// The order of relaxation: what a language model read (HowLLM) before
+	// anything the interpreter grounded, so that a model's clause never
+	// costs one of the user's own; then "only" before exclusions.
+	order := []struct{ llm, only bool }{{true, true}, {true, false}, {false, true}, {false, false}}
 	for count(nil) == 0 {
 		var best *group
 		bestN := -1
-		for _, wantOnly := range []bool{true, false} {
+		for _, o := range order {
 			for _, g := range gs {
-				if !g.active || g.only != wantOnly {
+				if !g.active || g.only != o.only || g.byModel() != o.llm {
 					continue
 				}
 				if n := count(g); n >= bestN {

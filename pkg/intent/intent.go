@@ -30,7 +30,8 @@ type Clause struct {
 	// Text is the words as typed.
 	Text string `json:"text"`
 	// How is how the words were grounded: exact, alias, synonym, typo,
-	// inferred, number or implied (the How* constants).
+	// inferred, number, implied, or llm when the host's language model read
+	// words the interpreter left unknown (the How* constants).
 	How string `json:"how"`
 	// Detail says it in words when the grounding is not the words
 	// themselves: "spooky → Horror (everyday word)", "metriod → Metroid
@@ -69,7 +70,7 @@ func (c Clause) Label() string {
 		}
 		return c.Text
 	}
-	if c.How == HowNumber {
+	if c.Numeric() {
 		return c.Facet + " " + c.Value
 	}
 	return c.Value
@@ -101,6 +102,9 @@ type Intent struct {
 	Hints []string `json:"hints,omitempty"`
 	// NegatedUnknown are the words of Unknown read in a negated scope.
 	NegatedUnknown []string `json:"-"`
+	// unknownAt says, for each word of Unknown, how it was read
+	// (UnknownScope).
+	unknownAt []unknownWord
 }
 
 // Empty reports whether the intent asks nothing of the ranker.

@@ -28,6 +28,10 @@ const (
 	HowInferred = "inferred" // a value the catalog infers from its data rather than gives (an inferred facet)
 	HowNumber   = "number"   // a number, range or decade compared with a number facet ("before 1970")
 	HowImplied  = "implied"  // implied by a kind word ("PS2 games" → kind game)
+	// HowLLM: words the interpreter left unknown, read by the host's
+	// language model as a catalog value or a range (pkg/llm's parse
+	// step; refine.go holds it to what the interpreter would add).
+	HowLLM = "llm"
 )
 
 // Column types (as pkg/catalog types its facets).
@@ -82,10 +86,10 @@ type Linker struct {
 	titles int // index of the title facet, -1 when there is none
 	// keys caches text.Key of the metadata values while the linker is
 	// built (nil afterwards).
-	keys map[string]string
-	cols   []Column
-	colOf  map[string]int
-	items  []Item
+	keys  map[string]string
+	cols  []Column
+	colOf map[string]int
+	items []Item
 	// Common reports whether a normalized word is a common English word
 	// (the ranker uses the word-vector table's frequency rank): after a
 	// possessive ("for my son") such a word is not read as a title word,
@@ -497,7 +501,7 @@ func (l *Linker) inTitles(ws []string, x *Extra) bool {
 // range), or, for the title and the table's title facets, its title holds
 // c's value as a phrase. O(values + title length).
 func (l *Linker) Meets(c Clause, it *Item) bool {
-	if c.How == HowNumber {
+	if c.Numeric() {
 		x, ok := it.nums[c.Facet]
 		switch {
 		case !ok:

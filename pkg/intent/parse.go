@@ -542,6 +542,7 @@ func (p *parser) unknown(t text.Token) {
 		}
 		if !seen {
 			p.in.Unknown = append(p.in.Unknown, t.Orig)
+			p.in.unknownAt = append(p.in.unknownAt, unknownWord{scope: scopeName(p.mode), norm: t.Norm})
 		}
 	} else {
 		p.note(fmt.Sprintf("more than %d words not understood: the rest are not listed", maxUnknown))

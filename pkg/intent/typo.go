@@ -44,6 +44,8 @@ type lazy struct {
 	typos *typoIndex
 	vonce sync.Once
 	vals  []valueVec // facet values with their embedding (vectors.go)
+	// facets is Facets, built on the first call (facets.go).
+	facets facetCache
 }
 
 // vocabulary returns the catalog's normalized words with the number of

@@ -7,6 +7,7 @@ import (
 
 	"github.com/recmem/recmem/pkg/engine"
 	"github.com/recmem/recmem/pkg/intent"
+	"github.com/recmem/recmem/pkg/llm"
 	"github.com/recmem/recmem/pkg/memory"
 	"github.com/recmem/recmem/pkg/rec"
 )
@@ -68,15 +69,19 @@ func (o Options) progress(s string) {
 // and heldout break them down. The command fills Catalog, Seconds and, with
 // AddTargetAware, the target-aware check.
 type Report struct {
-	Cases         int               `json:"cases"`
-	Lists         int               `json:"lists"`
-	P10           float64           `json:"p10"`
-	P10Strict     float64           `json:"p10_strict"`
-	Perfect       float64           `json:"perfect"`
-	BaselineP10   float64           `json:"baseline_p10"`
-	Relaxed       float64           `json:"relaxed"`
-	RelaxedLists  int               `json:"relaxed_lists"`
-	UnknownRate   float64           `json:"unknown_rate"`
+	Cases        int     `json:"cases"`
+	Lists        int     `json:"lists"`
+	P10          float64 `json:"p10"`
+	P10Strict    float64 `json:"p10_strict"`
+	Perfect      float64 `json:"perfect"`
+	BaselineP10  float64 `json:"baseline_p10"`
+	Relaxed      float64 `json:"relaxed"`
+	RelaxedLists int     `json:"relaxed_lists"`
+	UnknownRate  float64 `json:"unknown_rate"`
+	// WithUnknown are the figures of the cases whose instruction the
+	// LLM-free interpreter left words of unknown: the only cases the parse
+	// step asks a model about (nil when there are none).
+	WithUnknown   *Scores           `json:"with_unknown,omitempty"`
 	ByKind        map[string]Scores `json:"by_kind"`
 	ByUser        map[string]Scores `json:"by_user"`
 	Dev           *Scores           `json:"dev,omitempty"`
@@ -90,6 +95,10 @@ type Report struct {
 	Pool          string            `json:"pool"`
 	Seconds       float64           `json:"seconds"`
 	Failures      []Failure         `json:"failures,omitempty"`
+	// LLMOutcomes counts, per LLM step, what became of the model's answers
+	// to the ranked lists with an instruction (as recmem eval rec's
+	// llm_outcomes): nil when no step asked a model.
+	LLMOutcomes map[string]rec.StepOutcomes `json:"llm_outcomes,omitempty"`
 }
 
 // AddTargetAware puts t in r, its HR@1 figures at the top level too.
@@ -150,7 +159,7 @@ func Evaluate(x engine.Caller, cat Catalog, cases []Case, o Options) (*Report, e
 	if err := cat.load(x); err != nil {
 		return nil, err
 	}
-	ev := evaluation{x: x, o: o, asset: cat.Asset(), order: popular(cat.Items), fields: map[string]map[string]string{},
+	ev := evaluation{x: x, o: o, asset: cat.Asset(), order: popular(cat.Items), fields: map[string]map[string]string{}, outcomes: rec.Outcomes{},
 		kinds: map[string]*Tally{}, kindsDev: map[string]*Tally{}, kindsHO: map[string]*Tally{}, users: map[string]*Tally{}}
 	if ev.o.History == 0 {
 		ev.o.History = DefaultHistory
@@ -198,7 +207,9 @@ type evaluation struct {
 	kinds, users map[string]*Tally
 	kindsDev     map[string]*Tally
 	kindsHO      map[string]*Tally
-	unknown      int      // cases whose instruction had words not understood
+	unknown      int   // cases whose instruction had words not understood
+	withUnknown  Tally // lists of cases the LLM-free parse left words of unknown
+	outcomes     rec.Outcomes
 	newBase      []string // the new user's list without instruction (page's catalog)
 	failures     []Failure
 }
@@ -257,10 +268,24 @@ func (ev *evaluation) rank(c Case, who string, pool []Item, limit int) error {
 	}
 	tally(ev.kinds, c.Kind).Add(l)
 	tally(ev.users, who).Add(l)
+	ev.outcomes.Add(with.LLM)
+	if leftUnknown(with) {
+		ev.withUnknown.Add(l)
+	}
 	if who == "new" && with.Understood != nil && len(with.Understood.Unknown) > 0 {
 		ev.unknown++
 	}
 	return nil
+}
+
+// leftUnknown reports whether the LLM-free interpreter left words of a
+// list's instruction unknown: some still are, or the parse step asked a
+// model about them.
+func leftUnknown(out engine.RankOutput) bool {
+	if out.Understood != nil && len(out.Understood.Unknown) > 0 {
+		return true
+	}
+	return slices.ContainsFunc(out.LLM, func(o llm.Outcome) bool { return o.Purpose == llm.PurposeParse })
 }
 
 // saysSo checks a list of a case with unconstrained words: "" when every
@@ -351,6 +376,13 @@ func (ev *evaluation) report(split string) *Report {
 	}
 	for k, t := range ev.users {
 		r.ByUser[k] = t.Scores()
+	}
+	if ev.withUnknown.Lists() > 0 {
+		w := ev.withUnknown.Scores()
+		r.WithUnknown = &w
+	}
+	if len(ev.outcomes) > 0 {
+		r.LLMOutcomes = ev.outcomes.Report()
 	}
 	if ev.dev.Lists() > 0 {
 		d := ev.dev.Scores()

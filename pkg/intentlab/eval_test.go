@@ -71,7 +71,8 @@ func TestEvaluate(t *testing.T) {
 		Cases: 4, Lists: 8, P10: 0.75, P10Strict: 0.75, Perfect: 0.75,
 		BaselineP10: 0.4667, // 3.7333 / 8
 		Relaxed:     0.25, RelaxedLists: 2,
-		UnknownRate: 0.25, // "zzyzx", 1 case of 4
+		UnknownRate: 0.25,  // "zzyzx", 1 case of 4
+		WithUnknown: &held, // its lists: held-1's
 		ByKind: map[string]Scores{
 			"negation": {Cases: 2, Lists: 4, P10: 1, P10Strict: 1, Perfect: 1, BaselineP10: 0.8, BaselinePer: 0.5, Dev: &negDev, HeldOut: &held},
 			"only":     {Cases: 1, Lists: 2, P10: 1, P10Strict: 1, Perfect: 1, BaselineP10: 0.2667, Dev: &only},

@@ -18,12 +18,14 @@ import (
 	"encoding/json"
 )
 
-// Purposes name the four LLM steps of MARS.
+// Purposes name the four LLM steps of MARS, and the parse of an
+// instruction's words the LLM-free interpreter left unknown.
 const (
 	PurposeExtract    = "extract"    // π_ext: pending signals → preference chunks
 	PurposePlan       = "plan"       // π_plan: state and pending volume → operations
 	PurposeSynthesize = "synthesize" // π_syn: chunks → profile
 	PurposeRank       = "rank"       // π_rank: profile, events, instruction → ordering
+	PurposeParse      = "parse"      // the instruction's unknown words → clauses of the catalog's values (intent.go)
 )
 
 // Message is one chat message.

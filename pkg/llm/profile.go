@@ -91,7 +91,8 @@ type Settings struct {
 // step left HR@1 where the LLM-free policies have it (0.75), π_rank with
 // SmolLM2's fitted weight cost 0.003 of NDCG@10, and the memories were
 // the LLM-free ones (their answers were rejected or added nothing), so no
-// step is on by default. SmolLM2's rank weight 2 is what recmem llm
+// step is on by default. Nor did the parse step help either: no clause of
+// their 30 answers each held (docs/instructions.md), p@10 as LLM-free. SmolLM2's rank weight 2 is what recmem llm
 // fit-rank chose on 30 tuning users (HR@1 0.667 at every weight, NDCG@10
 // 0.8496 against 0.8452 at 0); Gemma's is 0 (weights of 2 and more cost
 // HR@1 there).

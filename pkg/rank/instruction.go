@@ -80,7 +80,13 @@ func (r *Ranker) matchItems(cands []Candidate) []intent.Item {
 // Understand parses the request's instruction against the catalog and the
 // candidates' own metadata, and applies its hard constraints to the
 // candidates. O(candidates · clauses) plus the parse.
-func (r *Ranker) Understand(req Request) Understanding {
+func (r *Ranker) Understand(req Request) Understanding { return r.UnderstandWith(req, nil) }
+
+// UnderstandWith is Understand with refine, when not nil, run on the parsed
+// intent before anything reads it (hints, constraints): another reader of the
+// words the interpreter left unknown (pkg/llm's parse step) adds what it
+// grounded there.
+func (r *Ranker) UnderstandWith(req Request, refine func(*intent.Intent)) Understanding {
 	var x *intent.Extra
 	var metas []map[string][]string
 	for _, c := range req.Candidates {
@@ -92,6 +98,9 @@ func (r *Ranker) Understand(req Request) Understanding {
 		x = intent.NewExtra(metas)
 	}
 	u := Understanding{Intent: r.linker().Parse(req.Instruction, x)}
+	if refine != nil {
+		refine(&u.Intent)
+	}
 	if !r.NoHints {
 		hints(&u.Intent)
 	}
@@ -208,7 +217,7 @@ func positiveText(in *intent.Intent) string {
 	var parts []string
 	for _, cs := range [][]intent.Clause{in.Prefer, in.Only} {
 		for _, c := range cs {
-			if c.How != intent.HowNumber {
+			if !c.Numeric() {
 				parts = append(parts, c.Label())
 			}
 		}

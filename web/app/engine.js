@@ -39,11 +39,13 @@ export class Engine extends Recmem {
 
   // open loads the module, and restores the saved state when there is one.
   // llm answers llm_complete requests (an object in, an object out) for the
-  // steps in llmSteps; without it the LLM-free policies run.
-  static async open({ wasmUrl = '/out/plugin.wasm', llm, llmSteps = [] } = {}) {
+  // steps in llmSteps, or, with llmSteps absent, for the steps measured to
+  // help llmModel (none for a model nothing was measured with: recmem.js's
+  // rule); with llmSteps empty the LLM-free policies run.
+  static async open({ wasmUrl = '/out/plugin.wasm', llm, llmSteps, llmModel } = {}) {
     // The saved state is read while the module starts.
     const reading = store.get('state').catch(() => undefined);
-    const eng = await super.open({ module: new URL(wasmUrl, location.href), llm, llmSteps });
+    const eng = await super.open({ module: new URL(wasmUrl, location.href), llm, llmSteps, llmModel });
     const exps = (await eng.plugin.getExports()).filter((e) => e.kind === 'function').map((e) => e.name);
     eng.imports = (await eng.plugin.getImports()).map((i) => `${i.module}/${i.name}`);
     // An export is available when the module exports the function and its
@@ -99,6 +101,11 @@ export class Engine extends Recmem {
 
   // exportText returns the state document's text, exactly as the module wrote it.
   exportText() { return this.exportState(); }
+
+  // llmConfig returns the LLM configuration the module applied (the exports
+  // export's llm: steps, model, helps, measured, prompts), which recmem.js's
+  // exports() leaves out; undefined from a module older than it.
+  async llmConfig() { return (await this.call('exports'))?.llm; }
 
   // unsaved runs fn and returns what it returns; the calls fn starts before
   // it returns (a typed method's call starts at once) are not followed by a

@@ -13,9 +13,14 @@ const KINDS = [['only', 'only'], ['exclude', 'not'], ['prefer', 'prefer'], ['avo
 // pkg/intent's Clause.Label).
 export function label(c) {
   if (c.facet === 'title') return c.how === 'typo' ? c.value : c.text;
-  if (c.how === 'number') return `${c.facet} ${c.value}`;
+  if (numeric(c)) return `${c.facet} ${c.value}`;
   return c.value;
 }
+
+// numeric reports whether a clause is a range of a number facet (as
+// pkg/intent's Clause.Numeric): grounded from a number, or a range the
+// language model read.
+export const numeric = (c) => c.how === 'number' || c.min != null || c.max != null;
 
 // HOW says, on a chip, how its words were grounded when it was not as typed.
 const HOW = {
@@ -24,6 +29,7 @@ const HOW = {
   typo: (c) => `read “${c.text}” as a typo`,
   inferred: () => 'inferred from titles, may miss some',
   implied: (c) => (c.text ? `implied by “${c.text}”` : 'no kind named'),
+  llm: (c) => `“${c.text}” read by the language model`,
 };
 
 // groups folds the clauses of one kind that one phrase named ("not
@@ -110,7 +116,7 @@ export function renderUnderstood(out, { onInstruction, onAvoid, canAvoid, avoide
   for (const n of u.notes ?? []) lines.push(h('p', { class: 'muted' }, n));
   // One offer per phrase: "Always avoid Nintendo" keeps all its values. A
   // number range is not a preference the memory can keep.
-  const offers = canAvoid ? groups((u.exclude ?? []).filter((c) => c.how !== 'number')).filter((g) => g.items.some((x) => !avoided(x.c))).map((g) =>
+  const offers = canAvoid ? groups((u.exclude ?? []).filter((c) => !numeric(c))).filter((g) => g.items.some((x) => !avoided(x.c))).map((g) =>
     h('button', { class: 'offer', dataset: { avoid: g.items[0].c.value, count: String(g.items.length) },
       onclick: () => g.items.filter((x) => !avoided(x.c)).reduce((p, x) => p.then(() => onAvoid(x.c)), Promise.resolve()) }, `Always avoid ${g.label}`)) : [];
   if (offers.length) lines.push(h('p', { class: 'offers' }, 'Keep for next time: ', offers));

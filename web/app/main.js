@@ -8,7 +8,7 @@ import { $ } from './dom.js';
 import { app, refresh, setStatus, showError } from './core.js';
 import { initGames } from './games.js';
 import { initAgent } from './agent.js';
-import { initSettings, llmAnswer, llmSteps } from './settings.js';
+import { initSettings, llmAnswer, llmOptions } from './settings.js';
 
 function initTabs() {
   const tabs = [...document.querySelectorAll('nav [role=tab]')];
@@ -51,7 +51,7 @@ async function main() {
   app.settings = settings;
   let opened;
   try {
-    opened = await Engine.open({ llm: llmAnswer(() => app.settings), llmSteps: llmSteps(settings) });
+    opened = await Engine.open({ llm: llmAnswer(() => app.settings), ...llmOptions(settings) });
   } catch (err) {
     setStatus('The module did not load.');
     showError(`Could not load the module (out/plugin.wasm): ${err.message}`);

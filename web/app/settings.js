@@ -5,17 +5,9 @@ import { act, showError, clearError, refresh, setStatus, inWords, sizeWords } fr
 import * as store from './store.js';
 import { isBinaryState } from '../recmem.js';
 import { REFUSED } from './engine.js';
+import { llmOptions, stepsWhy } from './llmsteps.js';
 
-// DEFAULT_STEPS are the MARS steps that ask the LLM when an endpoint is set
-// (the manifest config key llm_steps, docs/llm.md). "rank" is left out by
-// default: the page ranks up to 1,000 candidates per call.
-export const DEFAULT_STEPS = 'extract,plan,synthesize';
-
-// llmSteps is the list of steps that ask the LLM for the user's settings: the LLM
-// steps when an endpoint is set, none otherwise.
-export function llmSteps(s) {
-  return s?.llmEndpoint ? (s.llmSteps || DEFAULT_STEPS).split(',').map((x) => x.trim()).filter(Boolean) : [];
-}
+export { llmOptions };
 
 // complete answers one llm_complete request (docs/llm.md) with the endpoint in
 // the settings: {purpose, user, messages, max_tokens, temperature,
@@ -88,7 +80,7 @@ function showUsage() {
     }).join('; ') + '.';
 }
 
-function llmStatus(app) {
+async function llmStatus(app) {
   const s = app.settings ?? {};
   const wired = app.engine.importsHost('llm_complete');
   let msg;
@@ -96,7 +88,12 @@ function llmStatus(app) {
     msg = 'This build of the module makes no LLM calls (it does not import llm_complete): the LLM-free policies run. '
       + (s.llmEndpoint ? `Your endpoint ${s.llmEndpoint} is kept for a build that does.` : 'An endpoint you set here is kept for a build that does.');
   } else if (s.llmEndpoint) {
-    msg = `The steps ${s.llmSteps || DEFAULT_STEPS} ask ${s.llmEndpoint}${s.llmModel ? ` (model ${s.llmModel})` : ''}; an answer that fails validation, or no answer, falls back to the LLM-free policy.`;
+    let cfg;
+    try {
+      cfg = await app.engine.llmConfig();
+    } catch { /* an old module without the llm key: the steps are not known */ }
+    const on = cfg?.steps ?? [];
+    msg = `${stepsWhy(s, cfg)} ${on.length ? `They ask ${s.llmEndpoint}${s.llmModel ? ` (model ${s.llmModel})` : ''}; an answer that fails validation, or no answer, falls back to the LLM-free policy.` : `Every step runs its LLM-free policy; ${s.llmEndpoint} is not called.`}`;
   } else {
     msg = 'No LLM endpoint set: the LLM-free policies run.';
   }
@@ -109,8 +106,8 @@ export async function initSettings(app) {
   $('#llm-endpoint').value = s.llmEndpoint ?? '';
   $('#llm-model').value = s.llmModel ?? '';
   $('#llm-key').value = s.llmKey ?? '';
-  $('#llm-steps').value = s.llmSteps || DEFAULT_STEPS;
-  llmStatus(app);
+  $('#llm-steps').value = s.llmSteps || '';
+  await llmStatus(app);
   showUsage();
   const exps = [...app.engine.available].filter((n) => !n.startsWith('_')).sort();
   $('#build-info').textContent = `Module exports: ${exps.join(', ')}. Imports llm_complete: ${app.engine.importsHost('llm_complete') ? 'yes' : 'no'}.`;
@@ -122,14 +119,14 @@ export async function initSettings(app) {
       showError('The LLM endpoint must be an http:// or https:// URL, e.g. http://127.0.0.1:8081/v1');
       return;
     }
-    const before = JSON.stringify(llmSteps(app.settings));
+    const before = JSON.stringify(llmOptions(app.settings));
     app.settings = { ...app.settings, llmEndpoint: endpoint, llmModel: $('#llm-model').value.trim(), llmKey: $('#llm-key').value, llmSteps: $('#llm-steps').value.replace(/\s+/g, '') };
     await store.put('settings', app.settings);
     clearError();
-    llmStatus(app);
     // The module reads its LLM steps once, from the manifest: a changed
     // configuration takes a fresh module, so reload (the memory is saved).
-    if (app.engine.importsHost('llm_complete') && JSON.stringify(llmSteps(app.settings)) !== before) location.reload();
+    if (app.engine.importsHost('llm_complete') && JSON.stringify(llmOptions(app.settings)) !== before) location.reload();
+    else await llmStatus(app);
   });
   $('#llm-clear').addEventListener('click', async () => {
     const had = app.settings?.llmEndpoint;

@@ -60,7 +60,7 @@ function callSites() {
 }
 
 // The methods Engine adds for the page itself, not exports.
-const ENGINE_OWN = new Set(['has', 'importsHost', 'unsaved', 'save', 'exportText']);
+const ENGINE_OWN = new Set(['has', 'importsHost', 'unsaved', 'save', 'exportText', 'llmConfig']);
 const methods = new Map(EXPORTS.map((x) => [x.method, x.name]));
 
 test('the page calls no export by its name string', () => {

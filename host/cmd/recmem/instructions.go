@@ -186,6 +186,10 @@ func printInstrReport(w io.Writer, r *intentlab.Report) {
 	if r.HeldOut != nil {
 		fmt.Fprintf(w, "  held-out %3d cases  p10 %.4f  strict %.4f  baseline %.4f  perfect %.4f\n", r.HeldOut.Cases, r.HeldOut.P10, r.HeldOut.P10Strict, r.HeldOut.BaselineP10, r.HeldOut.Perfect)
 	}
+	if s := r.WithUnknown; s != nil {
+		fmt.Fprintf(w, "  cases with words the LLM-free interpreter left unknown: %d cases, %d lists  p10 %.4f  strict %.4f  perfect %.4f\n", s.Cases, s.Lists, s.P10, s.P10Strict, s.Perfect)
+	}
+	printOutcomes(w, r.LLMOutcomes)
 	if t := r.TargetAware; t != nil {
 		fmt.Fprintf(w, "target-aware (Games-6k 1+9, %s): %d users  hr@1 instructed %.4f  plain %.4f  (dev %.4f / %.4f, held-out %.4f / %.4f)\n",
 			t.Ranker, t.Users, t.HR1Instructed, t.HR1Plain, t.Dev[0], t.Dev[1], t.HeldOut[0], t.HeldOut[1])

@@ -106,8 +106,12 @@ func (f *llmFlags) open() (*llmSetup, error) {
 	}
 	if f.record != "" {
 		// Exchanges already in the file are answered from it: a recording
-		// run that stopped can be started again and goes on where it was.
-		var known *hostllm.Replayer
+		// run that stopped can be started again and goes on where it was;
+		// and a request asked again in this run is answered as the first.
+		known, err := hostllm.ReadReplayer(strings.NewReader(""))
+		if err != nil {
+			return nil, err
+		}
 		if st, err := os.Stat(f.record); err == nil && st.Size() > 0 {
 			if known, err = hostllm.LoadReplayer(f.record); err != nil {
 				return nil, fmt.Errorf("--llm-record: %w", err)
@@ -117,10 +121,7 @@ func (f *llmFlags) open() (*llmSetup, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--llm-record: %w", err)
 		}
-		c = hostllm.NewRecorder(c, w, source)
-		if known != nil {
-			c = hostllm.Resume{Known: known, Next: c}
-		}
+		c = hostllm.Resume{Known: known, Next: hostllm.NewRecorder(c, w, source)}
 		s.close = w.Close
 	}
 	s.model, s.settings = model, llm.ForModel(model)
