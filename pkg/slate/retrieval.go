@@ -109,14 +109,17 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 	if len(hitPos) > 0 {
 		r.maxBM25 = hitScore[0]
 	}
+	s.timer.Mark("bm25")
 	qv := s.table.Sentence(q.content)
 	for i, e := range s.entries {
 		r.dense[i] = vector.Dot(qv, e.vec)
 	}
+	s.timer.Mark("dense")
 	denseOrder := rankOrder(r.dense, nil, depth)
 	for i, p := range denseOrder {
 		r.denseRank[p] = int32(i)
 	}
+	s.timer.Mark("lists")
 	for i, h := range s.sessionHits(q.terms) {
 		p := s.sessKey[h.Doc].pos
 		r.sess[p] = h.Score
@@ -125,6 +128,7 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 			r.maxSess = h.Score
 		}
 	}
+	s.timer.Mark("sessions")
 	// First hop: reciprocal rank fusion of BM25 and dense.
 	for i, p := range hitPos[:min(depth, len(hitPos))] {
 		fused[p] += 1.0 / float64(rrfK+i+1)
@@ -134,6 +138,7 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 	}
 	if !full {
 		r.fused = s.atPositions(rankOrder(fused, nil, depth))
+		s.timer.Mark("lists")
 		return r
 	}
 	r.qIDF = make([]float64, len(q.terms))
@@ -143,11 +148,13 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 	// Word alignment over every unit, as a third list; with a speaker named
 	// in the question, that speaker's units ranked by alignment as a fourth.
 	r.maxsim = s.maxSims(q)
+	s.timer.Mark("maxsim")
 	r.maxsimRank = ranks(n)
 	for i, p := range rankOrder(r.maxsim, nil, depth) {
 		fused[p] += 1.0 / float64(rrfK+i+1)
 		r.maxsimRank[p] = int32(i)
 	}
+	s.timer.Mark("lists")
 	r.sessDense = make([]float64, ns)
 	r.sessMaxsim = make([]float64, ns)
 	for i, ss := range s.sessions {
@@ -157,6 +164,7 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 		p := e.s.pos
 		r.sessMaxsim[p] = max(r.sessMaxsim[p], r.maxsim[i])
 	}
+	s.timer.Mark("sessions")
 	r.named, r.nNamed = s.named(q)
 	if r.nNamed > 0 {
 		var own []int32
@@ -171,6 +179,7 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 			r.ownRank[p] = int32(i)
 		}
 	}
+	s.timer.Mark("speaker")
 	// Word-vector expansion: each query word's nearest table words.
 	r.expandRank = ranks(n)
 	if exp := s.neighbourExpansion(q); len(exp) > len(q.terms) {
@@ -187,6 +196,7 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 			fused[p] += expandWeight / float64(rrfK+i+1)
 		}
 	}
+	s.timer.Mark("expansion")
 	// Second hop: the query expanded with the rarest terms of the first hop's
 	// best units, fused in with a lower weight.
 	if exp := s.expand(q, s.atPositions(rankOrder(fused, nil, hopUnits))); len(exp) > 0 {
@@ -196,12 +206,14 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 			fused[p] += hopWeight / float64(rrfK+i+1)
 		}
 	}
+	s.timer.Mark("hop2")
 	order := rankOrder(fused, nil, depth)
 	r.fused = s.atPositions(order)
 	r.fusedRank = ranks(n)
 	for i, p := range order {
 		r.fusedRank[p] = int32(i)
 	}
+	s.timer.Mark("lists")
 	return r
 }
 
@@ -413,6 +425,7 @@ func (s *Store) pool(r *retrieval, n int, withFeatures bool) []*candidate {
 			}
 		}
 	}
+	s.timer.Mark("pool")
 	if !withFeatures {
 		return out
 	}
@@ -421,6 +434,7 @@ func (s *Store) pool(r *retrieval, n int, withFeatures bool) []*candidate {
 		c.x = xs[i*len(FeatureNames) : (i+1)*len(FeatureNames) : (i+1)*len(FeatureNames)]
 		s.features(r, c)
 	}
+	s.timer.Mark("features")
 	return out
 }
 

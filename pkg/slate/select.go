@@ -138,6 +138,7 @@ func (s *Store) Select(req Request) (*Result, error) {
 		return res, nil
 	}
 	q := analyse(s, req.Query, at)
+	s.timer.Mark("analyse")
 	r := s.retrieve(q, ranker == "learned", n)
 	cands := s.pool(r, n, ranker == "learned")
 	res.Pool = len(cands)
@@ -167,6 +168,7 @@ func (s *Store) Select(req Request) (*Result, error) {
 				}
 			}
 		}
+		s.timer.Mark("model")
 		lin = m
 		for p := range m.Parts {
 			if m.Parts[p].Kind == "linear" {
@@ -218,6 +220,7 @@ func (s *Store) Select(req Request) (*Result, error) {
 		}
 		return cmp.Compare(a.c.e.key, b.c.e.key)
 	})
+	s.timer.Mark("fill")
 	res.Units = make([]Chosen, len(picks))
 	for k, p := range picks {
 		c := p.c
@@ -253,6 +256,7 @@ func (s *Store) Select(req Request) (*Result, error) {
 			}
 		}
 	}
+	s.timer.Mark("explain")
 	return res, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/recmem/recmem/pkg/ident"
 	"github.com/recmem/recmem/pkg/jsonenc"
 	"github.com/recmem/recmem/pkg/lexical"
+	"github.com/recmem/recmem/pkg/phase"
 	"github.com/recmem/recmem/pkg/text"
 	"github.com/recmem/recmem/pkg/vector"
 )
@@ -64,7 +65,13 @@ type Store struct {
 	// sessOrder holds the sessions' positions in time, by session position
 	// (sessionPositions), recomputed after every change.
 	sessOrder []float64
+	// timer, when set (SetTimer), times the phases of Add and Select.
+	timer *phase.Timer
 }
+
+// SetTimer makes Add and Select mark their phases on t (nil: none, the
+// default). A host's engine sets it around one call.
+func (s *Store) SetTimer(t *phase.Timer) { s.timer = t }
 
 type entry struct {
 	// u is the unit. A unit read from a binary state has no Text until it
@@ -140,10 +147,12 @@ func (s *Store) Add(units []Unit) error {
 		}
 		seen[u.ID] = true
 	}
+	s.timer.Mark("validate")
 	for _, u := range units {
 		s.add(u)
 	}
 	s.refresh()
+	s.timer.Mark("refresh")
 	return nil
 }
 
@@ -159,7 +168,9 @@ func (s *Store) add(u Unit) {
 	// The unit's ids are gathered in the store's scratch buffers, then
 	// copied out at their exact size: no garbage per token, no spare room.
 	sc := &s.scratch
+	s.timer.Mark("unit")
 	sc.toks = s.lex.tokenize(u.Text, sc.toks[:0], s.table)
+	s.timer.Mark("tokenize")
 	sc.tids, sc.uwids = sc.tids[:0], sc.uwids[:0]
 	dim := s.table.Dim()
 	acc := make([]float64, dim)
@@ -181,7 +192,8 @@ func (s *Store) add(u Unit) {
 		}
 	}
 	e.toks, e.tids, e.uwids = slices.Clone(sc.toks), slices.Clone(sc.tids), slices.Clone(sc.uwids)
-	e.vec = s.table.Finish(acc)                             // s.table.Sentence of the content words, from their rows
+	e.vec = s.table.Finish(acc) // s.table.Sentence of the content words, from their rows
+	s.timer.Mark("words")
 	e.tokens = (utf8.RuneCountInString(u.Render()) + 3) / 4 // Unit.Tokens
 	e.question = strings.HasSuffix(strings.TrimSpace(u.Text), "?")
 	if u.Speaker != "" {
@@ -212,9 +224,11 @@ func (s *Store) add(u Unit) {
 	s.entries = append(s.entries, e)
 	s.byKey = append(s.byKey, e)
 	s.byID[u.ID] = e
+	s.timer.Mark("unit")
 	terms := s.terms(e)
 	s.units.Add(e.key, terms)
 	s.sessIx.Add(ss.key, terms)
+	s.timer.Mark("index")
 }
 
 // terms returns e's index terms. Cost O(terms), one allocation.
