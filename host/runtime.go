@@ -70,6 +70,11 @@ type Options struct {
 	// Functions are extra host functions offered to the module in the
 	// "extism:host/user" namespace.
 	Functions []HostFunction
+	// Phases gives the module a clock (the manifest config "phases": "on")
+	// to time the phases of each call, which the phases export then
+	// answers (docs/phases.md). Off by default: the module then reads no
+	// clock.
+	Phases bool
 }
 
 // HostFunction is a function the module may import from "extism:host/user"
@@ -152,6 +157,9 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	if len(opts.LLMSteps) > 0 {
 		r.config["llm_steps"] = strings.Join(opts.LLMSteps, ",")
+	}
+	if opts.Phases {
+		r.config["phases"] = "on"
 	}
 	fail := func(err error) (*Runtime, error) {
 		r.Close(ctx)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 
 	pdk "github.com/extism/go-pdk"
 
@@ -42,13 +43,19 @@ func (hostLLM) Complete(_ context.Context, r llm.Request) (llm.Response, error) 
 // configured is set once the manifest's config has been read.
 var configured bool
 
-// configure reads the manifest config key "llm_steps" (comma-separated steps
-// that ask the host's LLM) once, before the first export runs.
+// configure reads the manifest config once, before the first export runs:
+// "llm_steps" (comma-separated steps that ask the host's LLM) and "phases"
+// ("on": time each call's phases with the WASI clock, for the phases
+// export).
 func configure() error {
 	if configured {
 		return nil
 	}
 	configured = true
+	if v, _ := pdk.GetConfig("phases"); v == "on" {
+		start := time.Now()
+		eng.SetClock(func() int64 { return int64(time.Since(start)) })
+	}
 	steps, _ := pdk.GetConfig("llm_steps")
 	if strings.TrimSpace(steps) == "" {
 		return nil

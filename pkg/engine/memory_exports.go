@@ -85,11 +85,15 @@ func recordExport(e *Engine, input []byte) (RecordOutput, error) {
 			return RecordOutput{}, err
 		}
 	}
+	e.timer.Mark("decode")
 	res, err := e.doc.Memory.Record(signals, p, e.policy(&log))
 	if err != nil {
 		return RecordOutput{}, inputError(err)
 	}
-	return RecordOutput{res, e.doc.Memory.Summary(), log.Outcomes}, nil
+	e.timer.Mark("record")
+	sum := e.doc.Memory.Summary()
+	e.timer.Mark("summary")
+	return RecordOutput{res, sum, log.Outcomes}, nil
 }
 
 // MaintainInput is the input of maintain and plan: the time (default the

@@ -227,17 +227,21 @@ func rankExport(e *Engine, input []byte) (RankOutput, error) {
 	}
 	// An instruction is understood (pkg/intent) and its hard parts filter
 	// the candidates before any scorer sees them.
+	e.timer.Mark("decode")
 	out := RankOutput{}
 	if in.Instruction != nil {
 		und := e.rec.ranker.Understand(req)
+		e.timer.Mark("intent")
 		req = und.Constrained(req)
 		relaxed := und.Relaxed
 		if relaxed == nil {
 			relaxed = []intent.Relaxed{}
 		}
 		out.Kept, out.Relaxed, out.Understood = &und.Kept, &relaxed, &und.Intent
+		e.timer.Mark("constrain")
 	}
 	u := rank.FromMemory(e.doc.Memory)
+	e.timer.Mark("context")
 	var scorer rank.Scorer = e.rec.ranker
 	name := "linear"
 	var log llm.Log
@@ -254,9 +258,11 @@ func rankExport(e *Engine, input []byte) (RankOutput, error) {
 	if err != nil {
 		return RankOutput{}, fmt.Errorf("input.%w", err)
 	}
+	e.timer.Mark("score")
 	// Enforced again after the scorer: an LLM's permutation cannot bring
 	// back an item the instruction excludes.
 	ranked = e.rec.ranker.Enforce(ranked, req)
+	e.timer.Mark("enforce")
 	out.Context = RankContext{len(u.Chunks), len(u.Events), u.Profile != ""}
 	out.LLM, out.LLMCalls, out.Ranker, out.Ranking, out.Weights = log.Outcomes, len(log.Outcomes), name, ranked, e.rec.ranker.Weights()
 	return out, nil

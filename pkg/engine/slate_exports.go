@@ -91,11 +91,15 @@ func addUnitsExport(e *Engine, input []byte) (AddUnitsOutput, error) {
 	if len(in.Units) == 0 {
 		return AddUnitsOutput{}, errors.New("input.units: missing or empty")
 	}
+	e.timer.Mark("decode")
 	s := e.units()
 	if n := s.Len() + len(in.Units); n > MaxUnits {
 		return AddUnitsOutput{}, fmt.Errorf("input.units: the store would hold %d units, more than the limit of %d", n, MaxUnits)
 	}
-	if err := s.Add(in.Units); err != nil {
+	s.SetTimer(e.timer)
+	err := s.Add(in.Units)
+	s.SetTimer(nil)
+	if err != nil {
 		return AddUnitsOutput{}, fmt.Errorf("input.%w", err)
 	}
 	e.doc.Units = s
@@ -149,5 +153,9 @@ func selectSlateExport(e *Engine, input []byte) (SelectSlateOutput, error) {
 	if req.Budget > MaxBudget {
 		return nil, fmt.Errorf("input.budget: %d tokens, more than the limit of %d", req.Budget, MaxBudget)
 	}
-	return e.units().Select(req)
+	e.timer.Mark("decode")
+	s := e.units()
+	s.SetTimer(e.timer)
+	defer s.SetTimer(nil)
+	return s.Select(req)
 }
