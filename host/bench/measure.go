@@ -48,6 +48,44 @@ func (r *runner) measure(label string, unit time.Duration, f func(i int) error) 
 	return summarize(xs), nil
 }
 
+// measureEach is measure for several sides at once, their calls
+// alternating so that a machine whose speed drifts slows them alike: warm-up
+// calls on each side, then rounds of one timed call per side, up to Iters
+// rounds or until MaxTime per side has passed (at least 5 rounds). f is given
+// the side (an index into labels, which name them) and the call's index, the
+// same sequence on every side.
+func (r *runner) measureEach(labels []string, unit time.Duration, f func(side, i int) error) ([]Stat, error) {
+	i := 0
+	for ; i < warmup; i++ {
+		for s, l := range labels {
+			if err := f(s, i); err != nil {
+				return nil, fmt.Errorf("%s: %w", l, err)
+			}
+		}
+	}
+	xs := make([][]float64, len(labels))
+	limit := r.MaxTime * time.Duration(len(labels))
+	start := time.Now()
+	for k := 0; k < r.Iters && (k < warmup || time.Since(start) < limit); k++ {
+		for s, l := range labels {
+			t0 := time.Now()
+			if err := f(s, i); err != nil {
+				return nil, fmt.Errorf("%s: %w", l, err)
+			}
+			xs[s] = append(xs[s], float64(time.Since(t0))/float64(unit))
+		}
+		i++
+		if r.Terminal && k%10 == 0 {
+			r.progress("bench: %s %d/%d", labels[0], k, r.Iters)
+		}
+	}
+	out := make([]Stat, len(labels))
+	for s := range labels {
+		out[s] = summarize(xs[s])
+	}
+	return out, nil
+}
+
 // summarize is the median and the nearest-rank 90th percentile of xs,
 // rounded to 4 significant digits. O(n log n).
 func summarize(xs []float64) Stat {
