@@ -111,9 +111,7 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 	}
 	s.timer.Mark("bm25")
 	qv := s.table.Sentence(q.content)
-	for i, e := range s.entries {
-		r.dense[i] = vector.Dot(qv, e.vec)
-	}
+	s.flat.cosines(r.dense, qv)
 	s.timer.Mark("dense")
 	denseOrder := rankOrder(r.dense, nil, depth)
 	for i, p := range denseOrder {
@@ -160,16 +158,15 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 	for i, ss := range s.sessions {
 		r.sessDense[i] = vector.Dot(qv, ss.mean)
 	}
-	for i, e := range s.entries {
-		p := e.s.pos
-		r.sessMaxsim[p] = max(r.sessMaxsim[p], r.maxsim[i])
+	for i, p := range s.flat.sess[:n] {
+		r.sessMaxsim[p] = larger(r.sessMaxsim[p], r.maxsim[i])
 	}
 	s.timer.Mark("sessions")
 	r.named, r.nNamed = s.named(q)
 	if r.nNamed > 0 {
 		var own []int32
-		for i, e := range s.entries {
-			if e.spk >= 0 && r.named[e.spk] {
+		for i, spk := range s.flat.spk[:n] {
+			if spk >= 0 && r.named[spk] {
 				own = append(own, int32(i))
 			}
 		}
@@ -230,10 +227,10 @@ func (s *Store) atPositions(ps []int32) []*entry {
 // over the query's content words and the unit's words, weighted by IDF + 0.1),
 // by unit position, bit for bit. Each distinct query word is compared with
 // each store word once, into a table with one row of cosines per store word
-// (padded to a multiple of 4 with -Inf); a unit then takes, for each query
-// word, the best cosine among its distinct words, four query words at a time
-// in registers. Cost O(vocabulary · distinct query words · dim + words of all
-// units · distinct query words).
+// (padded to 4 or a multiple of 8 with columns no sum reads); a unit then
+// takes, for each query word, the best cosine among its distinct words, up
+// to eight query words at a time in registers. Cost O(vocabulary · distinct query words ·
+// dim + words of all units · distinct query words).
 func (s *Store) maxSims(q *query) []float64 {
 	out := make([]float64, len(s.entries))
 	nq := len(q.content)
@@ -258,70 +255,36 @@ func (s *Store) maxSims(q *query) []float64 {
 		return out
 	}
 	nd := len(distinct)
-	w4 := (nd + 3) &^ 3 // row width
+	// Row width: 4 columns for up to four distinct words, else a multiple
+	// of 8, so that a unit's words are read once per 8 columns.
+	w4 := 4
+	if nd > 4 {
+		w4 = (nd + 7) &^ 7
+	}
 	dim := s.table.Dim()
 	// The query words' vectors, interleaved four at a time: qt[g·dim + 4k + j]
-	// is component k of distinct word g+j (zero for the padding words).
+	// is component k of distinct word g+j (zero for the padding words, whose
+	// columns no unit's sum reads).
 	qt := make([]float64, w4*dim)
-	qv := make([][]float64, nd)
 	for j, w := range distinct {
 		v, _ := s.table.Word(w)
 		g, jj := j&^3, j&3
-		qv[j] = make([]float64, dim)
 		for k, x := range v {
 			qt[g*dim+4*k+jj] = float64(x)
-			qv[j][k] = float64(x)
 		}
-	}
-	// Full groups of four words, and a last group of three padded to four;
-	// one or two words left over go one at a time (vector.Dot64).
-	groups := nd &^ 3
-	if nd-groups == 3 {
-		groups = w4
 	}
 	// Row id holds vector.Dot of each query word with store word id: the
 	// same products summed in the same order, four words per pass.
-	sims := make([]float64, len(s.lex.word)*w4)
 	nw := len(s.lex.word)
-	// Two store words at a time: each query word's four components are
-	// loaded once for both, and the loop runs half as often (eight sums in
-	// registers). Each sum is still one word pair's products in index order.
+	sims := make([]float64, nw*w4)
 	id := 0
-	for ; id+2 <= nw; id += 2 {
-		wv := s.lex.wordVec[id*dim : (id+2)*dim : (id+2)*dim]
-		wa, wb := wv[:dim:dim], wv[dim:]
-		ra := sims[id*w4 : (id+1)*w4 : (id+1)*w4]
-		rb := sims[(id+1)*w4 : (id+2)*w4 : (id+2)*w4]
-		for g := 0; g < groups; g += 4 {
-			qg := qt[g*dim : (g+4)*dim : (g+4)*dim]
-			var a0, a1, a2, a3, b0, b1, b2, b3 float64
-			for k, x := range wa {
-				y := wb[k]
-				q := qg[4*k : 4*k+4 : 4*k+4]
-				a0 += q[0] * x
-				a1 += q[1] * x
-				a2 += q[2] * x
-				a3 += q[3] * x
-				b0 += q[0] * y
-				b1 += q[1] * y
-				b2 += q[2] * y
-				b3 += q[3] * y
-			}
-			ra[g], ra[g+1], ra[g+2], ra[g+3] = a0, a1, a2, a3
-			rb[g], rb[g+1], rb[g+2], rb[g+3] = b0, b1, b2, b3
-		}
-		for j := groups; j < nd; j++ {
-			ra[j] = vector.Dot64(qv[j], wa)
-			rb[j] = vector.Dot64(qv[j], wb)
-		}
-		for j := nd; j < w4; j++ {
-			ra[j], rb[j] = math.Inf(-1), math.Inf(-1)
-		}
+	if dim == simDim {
+		id = simTable32(sims, s.lex.wordVec, qt)
 	}
 	for ; id < nw; id++ {
 		wv := s.lex.wordVec[id*dim : (id+1)*dim : (id+1)*dim]
 		row := sims[id*w4 : (id+1)*w4 : (id+1)*w4]
-		for g := 0; g < groups; g += 4 {
+		for g := 0; g < w4; g += 4 {
 			qg := qt[g*dim : (g+4)*dim : (g+4)*dim]
 			var a0, a1, a2, a3 float64
 			for k, x := range wv {
@@ -333,29 +296,47 @@ func (s *Store) maxSims(q *query) []float64 {
 			}
 			row[g], row[g+1], row[g+2], row[g+3] = a0, a1, a2, a3
 		}
-		for j := groups; j < nd; j++ {
-			row[j] = vector.Dot64(qv[j], wv)
-		}
-		for j := nd; j < w4; j++ {
-			row[j] = math.Inf(-1)
-		}
+	}
+	// The running maxima run on order keys (orderKey), which Go's
+	// WebAssembly compares and picks without a branch.
+	keys := make([]int64, len(sims))
+	for i, x := range sims {
+		keys[i] = orderKey(x)
 	}
 	best := make([]float64, w4)
-	for p, e := range s.entries {
-		if len(e.uwids) == 0 {
+	inf := orderKey(math.Inf(-1))
+	for p := range out {
+		ids := s.flat.words(p)
+		if len(ids) == 0 {
 			continue
 		}
-		for g := 0; g < w4; g += 4 {
-			b0, b1, b2, b3 := math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)
-			for _, id := range e.uwids {
-				o := int(id)*w4 + g
-				row := sims[o : o+4 : o+4]
-				b0 = larger(b0, row[0])
-				b1 = larger(b1, row[1])
-				b2 = larger(b2, row[2])
-				b3 = larger(b3, row[3])
+		if w4 == 4 {
+			b0, b1, b2, b3 := inf, inf, inf, inf
+			for _, id := range ids {
+				row := (*[4]int64)(keys[int(id)*4:])
+				b0 = keyMax(b0, row[0])
+				b1 = keyMax(b1, row[1])
+				b2 = keyMax(b2, row[2])
+				b3 = keyMax(b3, row[3])
 			}
-			best[g], best[g+1], best[g+2], best[g+3] = b0, b1, b2, b3
+			best[0], best[1], best[2], best[3] = fromOrderKey(b0), fromOrderKey(b1), fromOrderKey(b2), fromOrderKey(b3)
+		} else {
+			for g := 0; g < w4; g += 8 {
+				b0, b1, b2, b3, b4, b5, b6, b7 := inf, inf, inf, inf, inf, inf, inf, inf
+				for _, id := range ids {
+					row := (*[8]int64)(keys[int(id)*w4+g:])
+					b0 = keyMax(b0, row[0])
+					b1 = keyMax(b1, row[1])
+					b2 = keyMax(b2, row[2])
+					b3 = keyMax(b3, row[3])
+					b4 = keyMax(b4, row[4])
+					b5 = keyMax(b5, row[5])
+					b6 = keyMax(b6, row[6])
+					b7 = keyMax(b7, row[7])
+				}
+				best[g], best[g+1], best[g+2], best[g+3] = fromOrderKey(b0), fromOrderKey(b1), fromOrderKey(b2), fromOrderKey(b3)
+				best[g+4], best[g+5], best[g+6], best[g+7] = fromOrderKey(b4), fromOrderKey(b5), fromOrderKey(b6), fromOrderKey(b7)
+			}
 		}
 		var sum float64
 		for i, j := range slot {
@@ -510,4 +491,82 @@ func (s *Store) sessionHits(terms []string) []lexical.Hit {
 		i = j
 	}
 	return hits
+}
+
+// simDim is the dimension of the embedded table, which word alignment's
+// table of cosines computes with its loops written out (simTable32).
+const simDim = 32
+
+// simTable32 fills the rows of sims (w4 = len(sims)/words wide, a multiple
+// of 4) for the store words of wordVec two at a time, with the cosines of
+// the w4 query words that qt interleaves four at a time (as maxSims lays
+// them out), and returns how many words it filled (all but an odd last
+// one). Each cosine is the same products summed in the same order as
+// vector.Dot64, so the values are the same bits; the dimension is a
+// constant, so the loop over components runs four at a time without bounds
+// checks, which Go's WebAssembly needs (every loop iteration there is a
+// branch through the function's dispatch table). Cost O(words · w4 · 32).
+func simTable32(sims, wordVec, qt []float64) int {
+	const dim = simDim
+	nw := len(wordVec) / dim
+	if nw == 0 {
+		return 0
+	}
+	w4 := len(sims) / nw
+	id := 0
+	for ; id+2 <= nw; id += 2 {
+		xa := (*[dim]float64)(wordVec[id*dim:])
+		xb := (*[dim]float64)(wordVec[(id+1)*dim:])
+		ra := sims[id*w4 : (id+1)*w4 : (id+1)*w4]
+		rb := sims[(id+1)*w4 : (id+2)*w4 : (id+2)*w4]
+		for g := 0; g+4 <= w4; g += 4 {
+			q := (*[4 * dim]float64)(qt[g*dim:])
+			var a0, a1, a2, a3, b0, b1, b2, b3 float64
+			for k := 0; k < dim; k += 4 {
+				x, y := xa[k], xb[k]
+				q0, q1, q2, q3 := q[4*k], q[4*k+1], q[4*k+2], q[4*k+3]
+				a0 += q0 * x
+				a1 += q1 * x
+				a2 += q2 * x
+				a3 += q3 * x
+				b0 += q0 * y
+				b1 += q1 * y
+				b2 += q2 * y
+				b3 += q3 * y
+				x, y = xa[k+1], xb[k+1]
+				q0, q1, q2, q3 = q[4*k+4], q[4*k+5], q[4*k+6], q[4*k+7]
+				a0 += q0 * x
+				a1 += q1 * x
+				a2 += q2 * x
+				a3 += q3 * x
+				b0 += q0 * y
+				b1 += q1 * y
+				b2 += q2 * y
+				b3 += q3 * y
+				x, y = xa[k+2], xb[k+2]
+				q0, q1, q2, q3 = q[4*k+8], q[4*k+9], q[4*k+10], q[4*k+11]
+				a0 += q0 * x
+				a1 += q1 * x
+				a2 += q2 * x
+				a3 += q3 * x
+				b0 += q0 * y
+				b1 += q1 * y
+				b2 += q2 * y
+				b3 += q3 * y
+				x, y = xa[k+3], xb[k+3]
+				q0, q1, q2, q3 = q[4*k+12], q[4*k+13], q[4*k+14], q[4*k+15]
+				a0 += q0 * x
+				a1 += q1 * x
+				a2 += q2 * x
+				a3 += q3 * x
+				b0 += q0 * y
+				b1 += q1 * y
+				b2 += q2 * y
+				b3 += q3 * y
+			}
+			ra[g], ra[g+1], ra[g+2], ra[g+3] = a0, a1, a2, a3
+			rb[g], rb[g+1], rb[g+2], rb[g+3] = b0, b1, b2, b3
+		}
+	}
+	return id
 }

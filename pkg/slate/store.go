@@ -67,6 +67,9 @@ type Store struct {
 	sessOrder []float64
 	// timer, when set (SetTimer), times the phases of Add and Select.
 	timer *phase.Timer
+	// flat holds, by unit position, what the loops over every unit read,
+	// in arrays instead of behind each unit's pointers (flat.go).
+	flat flat
 }
 
 // SetTimer makes Add and Select mark their phases on t (nil: none, the
@@ -311,6 +314,9 @@ func (s *Store) remove(drop func(*entry) bool) int {
 	}
 	s.entries = kept
 	if n > 0 {
+		s.flat.reset() // positions moved: rebuilt by refresh
+	}
+	if n > 0 {
 		live := s.sessions[:0]
 		for _, ss := range s.sessions {
 			if len(ss.entries) > 0 {
@@ -326,10 +332,11 @@ func (s *Store) remove(drop func(*entry) bool) int {
 	return n
 }
 
-// refresh recomputes the per-session caches that a change made stale, so that
-// Select only reads the store.
+// refresh recomputes the per-session caches that a change made stale, and
+// brings the flat arrays up to date, so that Select only reads the store.
 func (s *Store) refresh() {
 	s.written = nil
+	s.extendFlat()
 	for _, ss := range s.sessions {
 		if ss.mean == nil {
 			ss.mean = s.sessionMean(ss)
