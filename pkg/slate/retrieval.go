@@ -13,6 +13,7 @@ import (
 
 	"github.com/recmem/recmem/pkg/lexical"
 	"github.com/recmem/recmem/pkg/text"
+	"github.com/recmem/recmem/pkg/topk"
 	"github.com/recmem/recmem/pkg/vector"
 )
 
@@ -348,33 +349,30 @@ func (s *Store) maxSims(q *query) []float64 {
 }
 
 // expand returns the query's terms plus the hopTerms terms of highest IDF
-// among the first hop's hopUnits best units that the query lacks.
+// among the first hop's hopUnits best units that the query lacks (ties in
+// the order the units hold them).
 func (s *Store) expand(q *query, first []*entry) []string {
-	have := map[string]bool{}
-	for _, t := range q.terms {
-		have[t] = true
-	}
-	type tw struct {
-		t   string
-		idf float64
-	}
-	var cand []tw
+	var ids []int32
+	var idfs []float64
 	for i := 0; i < hopUnits && i < len(first); i++ {
 		for _, id := range first[i].tids {
-			t := s.lex.term[id]
-			if !have[t] {
-				have[t] = true
-				cand = append(cand, tw{t, s.units.IDF(t)})
+			if slices.Contains(ids, id) {
+				continue
 			}
+			t := s.lex.term[id]
+			if slices.Contains(q.terms, t) {
+				continue
+			}
+			ids = append(ids, id)
+			idfs = append(idfs, s.units.IDF(t))
 		}
 	}
-	if len(cand) == 0 {
+	if len(ids) == 0 {
 		return nil
 	}
-	sort.SliceStable(cand, func(i, j int) bool { return cand[i].idf > cand[j].idf })
 	out := append([]string(nil), q.terms...)
-	for i := 0; i < hopTerms && i < len(cand); i++ {
-		out = append(out, cand[i].t)
+	for _, j := range topk.Floats(idfs, nil, hopTerms) {
+		out = append(out, s.lex.term[ids[j]])
 	}
 	return out
 }
