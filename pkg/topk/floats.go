@@ -78,7 +78,7 @@ func selectSampled(d []uint64, tie []int32, k int) []int32 {
 	if need < 0 || need > nm {
 		return selectKeys(d, tie, k)
 	}
-	out := in[:ni:ni+need]
+	out := in[: ni : ni+need]
 	if need == nm {
 		return append(out, mid[:nm]...)
 	}
