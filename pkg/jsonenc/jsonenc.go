@@ -7,6 +7,7 @@
 package jsonenc
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"slices"
@@ -315,3 +316,60 @@ func AppendInt(dst []byte, n int) []byte { return strconv.AppendInt(dst, int64(n
 
 // AppendBool appends true or false.
 func AppendBool(dst []byte, b bool) []byte { return strconv.AppendBool(dst, b) }
+
+// ReadsAlike reports whether fastjson and encoding/json read the JSON text b
+// alike, as far as the bytes decide: no control character sits inside a
+// string (JSON forbids it; fastjson lets it through), and no \u escape
+// names a UTF-16 surrogate (an unpaired one becomes U+FFFD in encoding/json;
+// any other \u escape, such as the \u0026 json.Marshal writes for &, reads
+// the same). Decoders that take fastjson's fast path when it holds, and
+// encoding/json's otherwise, give encoding/json's results. It may say no to
+// a text that reads alike (a literal backslash before "ud800"), which only
+// sends it the slow way. O(len(b)).
+func ReadsAlike(b []byte) bool {
+	return !surrogateEscape(b) && !controlInString(b)
+}
+
+// surrogateEscape reports whether b holds a \u escape whose four hex digits
+// are a UTF-16 surrogate (D800 to DFFF), or a \u not followed by four
+// characters.
+func surrogateEscape(b []byte) bool {
+	for {
+		i := bytes.Index(b, []byte(`\u`))
+		if i < 0 {
+			return false
+		}
+		if i+6 > len(b) {
+			return true
+		}
+		if d := b[i+2] | 0x20; d == 'd' && (b[i+3] >= '8' && b[i+3] <= '9' || b[i+3]|0x20 >= 'a' && b[i+3]|0x20 <= 'f') {
+			return true
+		}
+		b = b[i+2:]
+	}
+}
+
+// controlInString reports whether a control character (below 0x20) sits
+// inside a JSON string of b. The strings are walked only when b has such a
+// byte at all.
+func controlInString(b []byte) bool {
+	i := 0
+	for i < len(b) && b[i] >= 0x20 {
+		i++
+	}
+	if i == len(b) {
+		return false
+	}
+	in := false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case in && c < 0x20:
+			return true
+		case in && c == '\\':
+			i++ // the escaped byte
+		case c == '"':
+			in = !in
+		}
+	}
+	return false
+}

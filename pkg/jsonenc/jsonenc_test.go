@@ -138,3 +138,25 @@ func TestAppendFields(t *testing.T) {
 		t.Errorf("an infinity: err %v", err)
 	}
 }
+
+func TestReadsAlike(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{
+		{`{"a":"plain","b":["x"]}`, true},
+		{"{\n\t\"a\": \"x\"\r\n}", true}, // white space between tokens
+		{`{"a":"\u00e9 \u0026 \u003c"}`, true},
+		{`{"a":"\\u00e9"}`, true},
+		{`{"a":"\ud83c\udfae"}`, false},
+		{`{"a":"\uDBFF"}`, false},
+		{`{"a":"\u00"}`, true},         // invalid, but not for ReadsAlike to say (the parser refuses it)
+		{"{\"a\":\"x\ty\"}", false},    // a raw tab inside a string
+		{"{\"a\":\"\x00\\b\"}", false}, // a raw NUL beside an escape
+		{"{\"a\\\"\n\":1}", false},     // an escaped quote keeps the string open
+	} {
+		if got := ReadsAlike([]byte(c.in)); got != c.want {
+			t.Errorf("ReadsAlike(%q) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
