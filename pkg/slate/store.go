@@ -2,10 +2,10 @@ package slate
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -218,12 +218,14 @@ func (s *Store) add(u Unit) {
 		s.sess[u.Session] = ss
 		s.sessions = append(s.sessions, ss)
 		s.sessKey = append(s.sessKey, ss)
+		// The sessions' order in time changes only with a new session (or
+		// a removal): a unit added to a session leaves its first unit.
+		s.sessOrder = nil
 	}
 	e.s = ss
 	e.sidx = len(ss.entries)
 	ss.entries = append(ss.entries, e)
 	ss.mean = nil
-	s.sessOrder = nil
 	s.entries = append(s.entries, e)
 	s.byKey = append(s.byKey, e)
 	s.byID[u.ID] = e
@@ -342,7 +344,9 @@ func (s *Store) refresh() {
 			ss.mean = s.sessionMean(ss)
 		}
 	}
-	s.sessOrder = s.sessionPositions()
+	if s.sessOrder == nil {
+		s.sessOrder = s.sessionPositions()
+	}
 }
 
 // neighbours returns the units just before and after e in its session (nil
@@ -392,8 +396,8 @@ func (s *Store) sessionPositions() []float64 {
 		ss[i] = st{i, x.entries[0].time, x.entries[0].key}
 	}
 	// In the order of the sessions' first units in the store, then stable by time.
-	sort.Slice(ss, func(i, j int) bool { return ss[i].key < ss[j].key })
-	sort.SliceStable(ss, func(i, j int) bool { return ss[i].time < ss[j].time })
+	slices.SortFunc(ss, func(a, b st) int { return cmp.Compare(a.key, b.key) })
+	slices.SortStableFunc(ss, func(a, b st) int { return cmp.Compare(a.time, b.time) })
 	out := make([]float64, len(ss))
 	for i, x := range ss {
 		if len(ss) > 1 {
