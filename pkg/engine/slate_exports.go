@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/recmem/recmem/pkg/ident"
+	"github.com/recmem/recmem/pkg/jsonenc"
 	"github.com/recmem/recmem/pkg/slate"
 )
 
@@ -50,6 +51,24 @@ type AddUnitsInput struct {
 type AddUnitsOutput struct {
 	Added int `json:"added"`
 	slateCounts
+}
+
+// AppendJSON appends the output as json.Marshal writes it, without
+// reflection (add_units is a hot path: a call per new turn).
+func (o AddUnitsOutput) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"added":`...)
+	b = jsonenc.AppendInt(b, o.Added)
+	return o.slateCounts.appendJSON(b), nil
+}
+
+// appendJSON appends ,"units":n,"sessions":s} (the counts' members, the
+// object closed).
+func (c slateCounts) appendJSON(b []byte) []byte {
+	b = append(b, `,"units":`...)
+	b = jsonenc.AppendInt(b, c.Units)
+	b = append(b, `,"sessions":`...)
+	b = jsonenc.AppendInt(b, c.Sessions)
+	return append(b, '}')
 }
 
 // DeleteUnitsInput is the input of delete_units.
