@@ -75,6 +75,13 @@ type Options struct {
 	// answers (docs/phases.md). Off by default: the module then reads no
 	// clock.
 	Phases bool
+	// Nanotime, when set, is the module's monotonic clock (WASI's
+	// clock_time_get for CLOCK_MONOTONIC) instead of the host's: host/bench
+	// passes the calling thread's CPU time, so that the phases of a call
+	// count its own work on a machine other processes load. It must never
+	// decrease for the instances' calls (a thread's CPU time does not while
+	// every call runs on that thread).
+	Nanotime func() int64
 }
 
 // HostFunction is a function the module may import from "extism:host/user"
@@ -107,6 +114,7 @@ type Runtime struct {
 	direct   bool            // the module has recmem_input and recmem_output
 	// extismABI forces the standard Extism input and output (tests).
 	extismABI bool
+	nanotime  func() int64 // Options.Nanotime
 }
 
 // Open compiles the module (or loads it from the cache directory).
@@ -151,7 +159,7 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	r := &Runtime{rt: wazero.NewRuntimeWithConfig(ctx, rc), cache: cache, wasmSize: len(wasm),
 		timeout: timeout, config: map[string]string{}, exports: map[string]bool{},
-		maxBytes: int64(maxPages) << 16, recycle: opts.RecycleBytes}
+		maxBytes: int64(maxPages) << 16, recycle: opts.RecycleBytes, nanotime: opts.Nanotime}
 	if r.recycle <= 0 {
 		r.recycle = r.maxBytes / 2
 	}
@@ -275,6 +283,9 @@ var ErrInstanceTrapped = errors.New("host: the instance trapped in an earlier ca
 func (r *Runtime) NewInstance(ctx context.Context) (*Instance, error) {
 	in := &Instance{r: r, k: newKernel(r.config, kernelLimit), fns: map[string]api.Function{}, stack: make([]uint64, 1)}
 	cfg := wazero.NewModuleConfig().WithName("").WithSysWalltime().WithSysNanotime().WithStartFunctions("_initialize")
+	if r.nanotime != nil {
+		cfg = cfg.WithNanotime(r.nanotime, 1)
+	}
 	ictx := experimental.WithMemoryAllocator(context.WithValue(ctx, kernelKey{}, in.k), memoryAllocator())
 	mod, err := r.rt.InstantiateModule(ictx, r.compiled, cfg)
 	if err != nil {

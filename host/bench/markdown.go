@@ -48,6 +48,7 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 		row("import_state, "+k+" units", "ms", r.Wasm.ImportMs[k], r.Native.ImportMs[k])
 	}
 	fmt.Fprintln(w)
+	r.writeCPUMarkdown(w, num)
 	fmt.Fprintln(w, "| units | state bytes | plugin memory | native heap | select plugin ms | select native ms | select JS host ms | bleve ms | Orama ms |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
 	peer := func(name, k string) string {
@@ -170,17 +171,21 @@ func (b *Before) writeMarkdown(w io.Writer, r *Report, num func(float64) string)
 		return
 	}
 	fmt.Fprintf(w, "This module against the one before (%s), measured in the same run, their calls alternating (plugin in the Go host, medians):\n\n", b.Wasm)
-	fmt.Fprintln(w, "| path | before | after | after / before |")
-	fmt.Fprintln(w, "|---|---|---|---|")
+	fmt.Fprintln(w, "| path | before | after | after / before | CPU before | CPU after | after / before, CPU |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, p := range pathRows(&r.Wasm) {
 		x, y := p.get(&b.Paths), p.get(&r.Wasm)
 		if x.Median == 0 || y.Median == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "| %s | %s %s | %s %s | %s |\n", p.name, num(x.Median), p.unit, num(y.Median), p.unit, num(y.Median/x.Median))
+		cpu := "– | – | –"
+		if x.CPUMedian > 0 && y.CPUMedian > 0 {
+			cpu = fmt.Sprintf("%s %s | %s %s | %s", num(x.CPUMedian), p.unit, num(y.CPUMedian), p.unit, num(y.CPUMedian/x.CPUMedian))
+		}
+		fmt.Fprintf(w, "| %s | %s %s | %s %s | %s | %s |\n", p.name, num(x.Median), p.unit, num(y.Median), p.unit, num(y.Median/x.Median), cpu)
 	}
-	fmt.Fprintf(w, "| warm start to first answer | %s ms | %s ms | %s |\n", num(b.WarmStartMs), num(r.WarmStartMs), num(b.AfterOverBefore["warm_start"]))
-	fmt.Fprintf(w, "| module, gzipped | %d | %d | %s |\n\n", b.WasmGzipBytes, r.WasmGzipBytes, num(b.AfterOverBefore["wasm_gzip_bytes"]))
+	fmt.Fprintf(w, "| warm start to first answer | %s ms | %s ms | %s | | | |\n", num(b.WarmStartMs), num(r.WarmStartMs), num(b.AfterOverBefore["warm_start"]))
+	fmt.Fprintf(w, "| module, gzipped | %d | %d | %s | | | |\n\n", b.WasmGzipBytes, r.WasmGzipBytes, num(b.AfterOverBefore["wasm_gzip_bytes"]))
 }
 
 // pathRow is one path of the reports: its name, unit and figure in a Paths.
@@ -257,7 +262,7 @@ func (r *Report) writePhasesMarkdown(w io.Writer, num func(float64) string) {
 		}
 	}
 	names := map[string]string{"wasm": "plugin (Go host)", "native": "native", "before": "plugin, module before"}
-	fmt.Fprintln(w, "Where the time goes inside the module (the phases export, docs/phases.md; medians in µs of each phase over the calls timed, wall clock):")
+	fmt.Fprintf(w, "Where the time goes inside the module (the phases export, docs/phases.md; medians in µs of each phase over the calls timed, %s time):\n", r.PhasesClock)
 	fmt.Fprintln(w)
 	for _, path := range r.phasePathNames() {
 		fmt.Fprintf(w, "`%s`\n\n| phase |", path)
@@ -313,4 +318,34 @@ func phaseCell(b *PhaseBreakdown, ph string, num func(float64) string) string {
 		}
 	}
 	return "–"
+}
+
+// writeCPUMarkdown writes each path's median CPU time of its thread, plugin
+// and native (nothing when none was read): on a loaded machine, the part of
+// a call's wall time that was its own work.
+func (r *Report) writeCPUMarkdown(w io.Writer, num func(float64) string) {
+	rows := pathRows(&r.Wasm)
+	any := false
+	for _, p := range rows {
+		any = any || p.get(&r.Wasm).CPUMedian > 0
+	}
+	if !any {
+		return
+	}
+	fmt.Fprintln(w, "The same calls' CPU time (their thread's, medians): what each call cost without the time it waited for a processor.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| path | plugin (Go host) CPU | native CPU | plugin / native |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	for _, p := range rows {
+		a, b := p.get(&r.Wasm).CPUMedian, p.get(&r.Native).CPUMedian
+		if a == 0 {
+			continue
+		}
+		ratio := "–"
+		if b > 0 {
+			ratio = num(a/b) + "x"
+		}
+		fmt.Fprintf(w, "| %s | %s %s | %s %s | %s |\n", p.name, num(a), p.unit, num(b), p.unit, ratio)
+	}
+	fmt.Fprintln(w)
 }

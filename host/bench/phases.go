@@ -3,6 +3,7 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -109,8 +110,11 @@ func (r *runner) phases(sides []side, paths []phasePath) (map[string]map[string]
 }
 
 // breakdown times path p on a fresh caller of side s, asking the phases
-// export after every call.
+// export after every call. The caller lives on one thread, locked, so that a
+// clock of the thread's CPU time never goes back for it.
 func (r *runner) breakdown(s side, p phasePath) (*PhaseBreakdown, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	c, done, err := s.fresh()
 	if err != nil {
 		return nil, err

@@ -78,17 +78,25 @@ func (r *runner) before(ctx context.Context, cacheDir string, rep *Report) (*hos
 
 // phaseBreakdowns breaks the phase paths down (phases.go) on the plugin
 // compiled with a clock (Options.Phases), natively with one, and on the
-// module before when there is one, into rep.Phases.
+// module before when there is one, into rep.Phases. The clock is the calling
+// thread's CPU time where it can be read (Linux), so that each phase counts
+// the call's own work on a machine other processes load; else the wall
+// clock. rep.PhasesClock says which.
 func (r *runner) phaseBreakdowns(ctx context.Context, wasm []byte, cacheDir string, mem *workload.Memory, rs *rankSet, rep *Report) error {
-	rt, err := host.Open(ctx, host.Options{Wasm: wasm, CacheDir: cacheDir, Phases: true})
+	start := time.Now()
+	clock := func() int64 { return int64(time.Since(start)) }
+	rep.PhasesClock = "wall"
+	if haveThreadCPU && selfCPU() >= 0 {
+		clock, rep.PhasesClock = selfCPU, "thread CPU"
+	}
+	rt, err := host.Open(ctx, host.Options{Wasm: wasm, CacheDir: cacheDir, Phases: true, Nanotime: clock})
 	if err != nil {
 		return err
 	}
 	defer rt.Close(ctx)
-	start := time.Now()
-	sides := []side{wasmSide(ctx, "wasm", rt), nativeSide(func() int64 { return int64(time.Since(start)) })}
+	sides := []side{wasmSide(ctx, "wasm", rt), nativeSide(clock)}
 	if r.Before != "" {
-		rtb, err := host.Open(ctx, host.Options{WasmPath: r.Before, CacheDir: cacheDir, Phases: true})
+		rtb, err := host.Open(ctx, host.Options{WasmPath: r.Before, CacheDir: cacheDir, Phases: true, Nanotime: clock})
 		if err != nil {
 			return err
 		}

@@ -6,11 +6,14 @@ import (
 )
 
 // Stat is one path's timing: the median and the 90th percentile of n
-// samples, in the unit its key names.
+// samples of the calls' wall time, in the unit its key names, and the median
+// of their thread's CPU time (Linux; what a call cost, without the time its
+// thread waited for a processor on a loaded machine).
 type Stat struct {
-	Median float64 `json:"median"`
-	P90    float64 `json:"p90"`
-	N      int     `json:"n"`
+	Median    float64 `json:"median"`
+	P90       float64 `json:"p90"`
+	N         int     `json:"n"`
+	CPUMedian float64 `json:"cpu_median,omitempty"`
 }
 
 // Paths are the hot paths timed on one host. Maps are keyed by the memory
@@ -79,6 +82,9 @@ type Report struct {
 	// ("signal", "add_unit", "rank_200", "rank_200_instruction",
 	// "select_<units>"): phases.go, docs/phases.md.
 	Phases map[string]map[string]*PhaseBreakdown `json:"phases,omitempty"`
+	// PhasesClock is the clock the phases were timed with: "thread CPU"
+	// (the calling thread's CPU time, on Linux) or "wall".
+	PhasesClock string `json:"phases_clock,omitempty"`
 	// Before is the same plugin paths measured in the same run with another
 	// module (--before), their calls alternating with this module's.
 	Before *Before `json:"before,omitempty"`
