@@ -208,3 +208,95 @@ func plainMeta(x *fastjson.Value) (map[string][]string, bool) {
 	})
 	return out, ok
 }
+
+// decodeRankFast decodes rank's input {"candidates": [...], "instruction":
+// s, "k": n} without reflection when it has the plain shape, where the
+// result is by construction the strict path's (decodeStrict with
+// RankCandidate's decoder): text that fastjson and encoding/json read alike,
+// keys distinct and spelled exactly as the fields, candidates that are
+// strings or {"id": s, "meta": {...}} with meta's fields strings or arrays
+// of strings, the instruction a string and k an integer literal. For
+// anything else ok is false and the caller takes the strict path, which
+// decodes it or names what is wrong. FuzzDecodeRankFast holds the two to the
+// same result. O(len(input)).
+func decodeRankFast(input []byte) (in RankInput, ok bool) {
+	if !jsonenc.ReadsAlike(input) || fastjson.ValidateBytes(input) != nil {
+		return in, false
+	}
+	p := recordParsers.Get()
+	defer recordParsers.Put(p)
+	v, err := p.ParseBytes(input)
+	if err != nil {
+		return in, false
+	}
+	top, err := v.Object()
+	if err != nil {
+		return in, false
+	}
+	var cands *fastjson.Value
+	var seenK, seenInstr bool
+	ok = true
+	top.Visit(func(key []byte, x *fastjson.Value) {
+		if !ok {
+			return
+		}
+		switch string(key) {
+		case "candidates":
+			ok = cands == nil && x.Type() == fastjson.TypeArray
+			cands = x
+		case "instruction":
+			s, good := jsonString(x)
+			ok = good && !seenInstr
+			seenInstr = true
+			in.Instruction = &s
+		case "k":
+			n, good := plainInt(x)
+			ok = good && !seenK && int64(int(n)) == n
+			seenK = true
+			in.K = int(n)
+		default:
+			ok = false
+		}
+	})
+	if !ok || cands == nil {
+		return RankInput{}, false
+	}
+	elems, _ := cands.Array()
+	in.Candidates = make([]RankCandidate, len(elems))
+	for i, e := range elems {
+		c := &in.Candidates[i]
+		if id, good := jsonString(e); good {
+			c.ID = id
+			continue
+		}
+		o, err := e.Object()
+		if err != nil {
+			return RankInput{}, false
+		}
+		var seenID, seenMeta bool
+		o.Visit(func(key []byte, x *fastjson.Value) {
+			if !ok {
+				return
+			}
+			switch string(key) {
+			case "id":
+				c.ID, ok = jsonString(x)
+				ok = ok && !seenID
+				seenID = true
+			case "meta":
+				c.Meta, ok = plainMeta(x)
+				ok = ok && !seenMeta
+				seenMeta = true
+				if len(c.Meta) == 0 {
+					c.Meta = nil // an empty meta leaves no map there
+				}
+			default:
+				ok = false
+			}
+		})
+		if !ok {
+			return RankInput{}, false
+		}
+	}
+	return in, true
+}

@@ -145,3 +145,57 @@ func FuzzDecodeRecordFast(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { recordAsStrict(t, s) })
 }
+
+// rankAsStrict checks decodeRankFast against decodeStrict on one input.
+func rankAsStrict(t *testing.T, input string) (fast bool) {
+	t.Helper()
+	got, ok := decodeRankFast([]byte(input))
+	if !ok {
+		return false
+	}
+	var want RankInput
+	if err := decodeStrict([]byte(input), &want); err != nil {
+		t.Fatalf("%s: fast path accepted what decodeStrict refuses: %v", input, err)
+	}
+	if !reflect.DeepEqual(got, want) && !(len(got.Candidates) == 0 && len(want.Candidates) == 0 &&
+		reflect.DeepEqual(got.Instruction, want.Instruction) && got.K == want.K) {
+		t.Fatalf("%s:\nfast   %+v\nstrict %+v", input, got, want)
+	}
+	return true
+}
+
+func TestDecodeRankFast(t *testing.T) {
+	tests := []struct {
+		in   string
+		fast bool
+	}{
+		{`{"candidates":["a","b","c"]}`, true},
+		{`{"candidates":["a",{"id":"x","meta":{"title":"T","genre":["g1","g2"]}}],"instruction":"no Halo","k":2}`, true},
+		{`{"candidates":[{"id":"x","meta":{}}],"instruction":""}`, true},
+		{`{"candidates":[],"k":-1}`, true},
+		{`{"candidates":["a"],"instruction":null}`, false}, // null leaves the pointer nil there
+		{`{"candidates":["a"],"k":1.5}`, false},
+		{`{"candidates":["a"],"K":1}`, false},
+		{`{"candidates":["a"],"k":1,"k":2}`, false},
+		{`{"candidates":[{"id":"x","meta":{"t":null}}]}`, false},
+		{`{"candidates":[{"id":"x","extra":1}]}`, false},
+		{`{"candidates":[1]}`, false},
+		{`{"candidates":["\ud800"]}`, false},
+		{`{"candidates":["a"]} x`, false},
+	}
+	for _, tt := range tests {
+		if got := rankAsStrict(t, tt.in); got != tt.fast {
+			t.Errorf("%s: fast path taken = %v, want %v", tt.in, got, tt.fast)
+		}
+	}
+}
+
+// FuzzDecodeRankFast: on any input the fast path either declines or agrees
+// with decodeStrict.
+func FuzzDecodeRankFast(f *testing.F) {
+	for _, s := range []string{`{"candidates":["a","b"],"instruction":"no Halo","k":1}`,
+		`{"candidates":[{"id":"x","meta":{"title":"T","genre":["g"]}}]}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { rankAsStrict(t, s) })
+}

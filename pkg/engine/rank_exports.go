@@ -190,9 +190,11 @@ type RankContext struct {
 }
 
 func rankExport(e *Engine, input []byte) (RankOutput, error) {
-	var in RankInput
-	if err := decodeStrict(input, &in); err != nil {
-		return RankOutput{}, err
+	in, fast := decodeRankFast(input)
+	if !fast {
+		if err := decodeStrict(input, &in); err != nil {
+			return RankOutput{}, err
+		}
 	}
 	if e.rec == nil {
 		return RankOutput{}, ErrNoCatalog
