@@ -169,6 +169,10 @@ type Ranker struct {
 	// NegativeWeight weighs the penalty of an instruction's negated,
 	// ungrounded words (0 = DefaultNegativeWeight).
 	NegativeWeight float64
+	// keyID numbers the features (memory.ItemKey) of the catalog's items,
+	// so that the preference feature of a catalog item sums an array
+	// instead of hashing two strings per feature (itemText.keyIDs).
+	keyID map[memory.ItemKey]int32
 }
 
 // New prepares a ranker: the BM25 statistics of the catalog's item texts and
@@ -185,8 +189,19 @@ func New(cat *catalog.Catalog) *Ranker {
 		w, s := r.weight(name)
 		r.ws = append(r.ws, w*s)
 	}
+	r.keyID = map[memory.ItemKey]int32{}
 	for i, t := range toks {
-		r.items[i] = itemText{doc: r.ix.Prepare(t), toks: t, vec: r.vec.Sentence(t), keys: memory.ItemKeys(cat.MetaMap(i), nil)}
+		keys := memory.ItemKeys(cat.MetaMap(i), nil)
+		ids := make([]int32, len(keys))
+		for k, key := range keys {
+			id, ok := r.keyID[key]
+			if !ok {
+				id = int32(len(r.keyID))
+				r.keyID[key] = id
+			}
+			ids[k] = id
+		}
+		r.items[i] = itemText{doc: r.ix.Prepare(t), toks: t, vec: r.vec.Sentence(t), keys: keys, keyIDs: ids}
 	}
 	return r
 }
@@ -221,10 +236,11 @@ func cosine(a []float64, b []float32) float64 {
 // itemText is one catalog item's metadata text prepared once: its tokens,
 // its BM25 document and its sentence embedding.
 type itemText struct {
-	toks []string
-	doc  lexical.Doc
-	vec  []float32
-	keys []memory.ItemKey // its features, with derived categories
+	toks   []string
+	doc    lexical.Doc
+	vec    []float32
+	keys   []memory.ItemKey // its features, with derived categories
+	keyIDs []int32          // the same, numbered by Ranker.keyID
 }
 
 // ErrUnknownItem is wrapped when a candidate without metadata is not in the
@@ -244,10 +260,13 @@ type context struct {
 	instrQ  lexical.Query
 	hasText bool
 	prefs   preferences
-	profQ   lexical.Query
-	profV   []float64
-	dislQ   lexical.Query
-	cats    []string
+	// prefByID is prefs by Ranker.keyID (0 where no chunk speaks of the
+	// key), for catalog items.
+	prefByID []float64
+	profQ    lexical.Query
+	profV    []float64
+	dislQ    lexical.Query
+	cats     []string
 }
 
 func (r *Ranker) prepare(u User, instruction string) *context {
@@ -292,6 +311,14 @@ func (r *Ranker) prepare(u User, instruction string) *context {
 			x.dislQ.Add(text.Keywords(e.Text), w)
 		}
 		w *= textDecay
+	}
+	if len(x.prefs) > 0 {
+		x.prefByID = make([]float64, len(r.keyID))
+		for k, v := range x.prefs {
+			if id, ok := r.keyID[k]; ok {
+				x.prefByID[id] = v
+			}
+		}
 	}
 	x.instrQ.Add(text.Keywords(instruction), 1)
 	if instruction != "" {
@@ -362,13 +389,7 @@ func fingerprint(u User, instruction string) string {
 // catalog does not know it).
 func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
 	f := make([]float64, len(Features))
-	meta := c.Text
 	if ci >= 0 {
-		if meta == "" {
-			meta = r.cat.MetaText(ci)
-		} else {
-			meta = r.cat.MetaText(ci) + " " + meta
-		}
 		if x.u != nil {
 			f[0] = cf.Dot(x.u, r.cat.Factor(ci)) + float64(r.cat.Bias[ci])
 		}
@@ -382,6 +403,13 @@ func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
 		it := &r.items[ci]
 		d, cv = it.doc, it.vec
 	} else {
+		// The text is read only here: a catalog item's is prepared once
+		// (r.items), and concatenating it for every candidate cost more
+		// than the rest of its features inside WebAssembly.
+		meta := c.Text
+		if ci >= 0 {
+			meta = r.cat.MetaText(ci) + " " + meta
+		}
 		toks := text.Keywords(meta)
 		d, cv = r.ix.Prepare(toks), r.vec.Sentence(toks)
 	}
@@ -407,20 +435,23 @@ func (r *Ranker) features(x *context, c Candidate, ci int) []float64 {
 		f[10] = cf.RecencyScore(r.cat.SeqScore, x.hist, ci, transDecay, transWindow) + float64(r.cat.SeqBias[ci])
 	}
 	if len(x.prefs) > 0 {
-		var keys []memory.ItemKey
 		switch {
 		case ci >= 0 && len(c.Meta) == 0 && len(x.cats) == 0:
-			keys = r.items[ci].keys
+			// x.prefs.match(r.items[ci].keys), by numbers.
+			s := 0.0
+			for _, id := range r.items[ci].keyIDs {
+				s += x.prefByID[id]
+			}
+			f[15] = s
 		case ci >= 0:
 			m := r.cat.MetaMap(ci)
 			for k, v := range c.Meta {
 				m[k] = append(m[k], v...)
 			}
-			keys = memory.ItemKeys(m, x.cats)
+			f[15] = x.prefs.match(memory.ItemKeys(m, x.cats))
 		default:
-			keys = memory.ItemKeys(c.Meta, x.cats)
+			f[15] = x.prefs.match(memory.ItemKeys(c.Meta, x.cats))
 		}
-		f[15] = x.prefs.match(keys)
 	}
 	f[16] = r.ix.Score(x.profQ, &d)
 	if d.Len() > 0 {
@@ -473,19 +504,36 @@ func (r *Ranker) Rank(u User, req Request) ([]Ranked, error) {
 		return nil, err
 	}
 	out := make([]Ranked, len(vecs))
+	// Every child's message is written into one buffer and sliced out of
+	// one string: a concatenation per message allocates, which costs
+	// inside WebAssembly. ends[i] closes message i.
+	var msgs []byte
+	var ends []int
+	children := make([]Explanation, 0, len(vecs)*len(Features))
 	for k, v := range vecs {
 		ex := Explanation{Message: "sum of feature × weight (weights in Weights)"}
+		first := len(children)
 		for f, name := range Features {
 			c := float64(r.ws[f] * v[f]) // rounded before the sum: no fused multiply-add on any host
 			ex.Value += c
 			if c == 0 {
 				continue
 			}
-			ex.Children = append(ex.Children, Explanation{Value: round6(c),
-				Message: name + " = " + strconv.FormatFloat(v[f], 'g', 4, 64)})
+			msgs = append(append(msgs, name...), " = "...)
+			msgs = strconv.AppendFloat(msgs, v[f], 'g', 4, 64)
+			ends = append(ends, len(msgs))
+			children = append(children, Explanation{Value: round6(c)})
+		}
+		if len(children) > first {
+			ex.Children = children[first:len(children):len(children)]
 		}
 		ex.Value = round6(ex.Value)
 		out[k] = Ranked{ID: req.Candidates[k].ID, Score: ex.Value, Explanation: ex}
+	}
+	all, start := string(msgs), 0
+	for i, end := range ends {
+		children[i].Message = all[start:end]
+		start = end
 	}
 	if req.Intent != nil {
 		r.softParts(req.Intent, req, out)
