@@ -219,7 +219,7 @@ func pathRows(p *Paths) []pathRow {
 }
 
 // phaseHosts are the hosts of Report.Phases in the order of the tables.
-var phaseHosts = []string{"wasm", "native", "before"}
+var phaseHosts = []string{"wasm", "native", "before", "node"}
 
 // phasePathNames are the paths of Report.Phases in a reader's order.
 func (r *Report) phasePathNames() []string {
@@ -261,7 +261,7 @@ func (r *Report) writePhasesMarkdown(w io.Writer, num func(float64) string) {
 			hosts = append(hosts, h)
 		}
 	}
-	names := map[string]string{"wasm": "plugin (Go host)", "native": "native", "before": "plugin, module before"}
+	names := map[string]string{"wasm": "plugin (Go host)", "native": "native", "before": "plugin, module before", "node": "plugin in Node (wall)"}
 	fmt.Fprintf(w, "Where the time goes inside the module (the phases export, docs/phases.md; medians in µs of each phase over the calls timed, %s time):\n", r.PhasesClock)
 	fmt.Fprintln(w)
 	for _, path := range r.phasePathNames() {

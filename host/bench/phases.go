@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -186,4 +187,23 @@ func median(xs []float64) float64 {
 // natively, the same message from the Go host.
 func errorsIsUnknownExport(err error) bool {
 	return errors.Is(err, engine.ErrUnknownExport) || strings.Contains(err.Error(), "engine: unknown export")
+}
+
+// nodePhases reads the Node runner's phases (web/bench/lib.mjs benchPhases,
+// timed with the WASI clock of @extism/extism: wall time) into breakdowns,
+// nil when it has none.
+func nodePhases(node map[string]any) map[string]*PhaseBreakdown {
+	raw, ok := node["phases"]
+	if !ok {
+		return nil
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil
+	}
+	var out map[string]*PhaseBreakdown
+	if json.Unmarshal(b, &out) != nil || len(out) == 0 {
+		return nil
+	}
+	return out
 }

@@ -123,9 +123,15 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	if r.Node {
 		r.progress("bench: JavaScript host and Orama peer (node web/bench/bench.mjs)")
-		node, orama := r.runNode(mem, catBytes)
+		node, orama := r.runNode(mem, catBytes, rs)
 		rep.Node = node
 		rep.Peers["orama"] = orama
+		if ph := nodePhases(node); ph != nil {
+			if rep.Phases == nil {
+				rep.Phases = map[string]map[string]*PhaseBreakdown{}
+			}
+			rep.Phases["node"] = ph
+		}
 	}
 	if r.Workerd {
 		if why := workerdSkip(r.Root); why != "" {
