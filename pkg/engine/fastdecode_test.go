@@ -199,3 +199,53 @@ func FuzzDecodeRankFast(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { rankAsStrict(t, s) })
 }
+
+// selectAsStrict checks decodeSelectFast against decodeStrict on one input.
+func selectAsStrict(t *testing.T, input string) (fast bool) {
+	t.Helper()
+	got, ok := decodeSelectFast([]byte(input))
+	if !ok {
+		return false
+	}
+	var want slate.Request
+	if err := decodeStrict([]byte(input), &want); err != nil {
+		t.Fatalf("%s: fast path accepted what decodeStrict refuses: %v", input, err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s:\nfast   %+v\nstrict %+v", input, got, want)
+	}
+	return true
+}
+
+func TestDecodeSelectFast(t *testing.T) {
+	tests := []struct {
+		in   string
+		fast bool
+	}{
+		{`{"query":"When is the pottery class?","budget":2000}`, true},
+		{`{"query":"q","date":"2023-05-08","budget":0,"pool":64,"ranker":"bm25","with_pool":true,"explain":false}`, true},
+		{`{}`, true},
+		{`{"query":"q","explain":true}`, true},
+		{`{"query":"q","model":{"kind":"linear"}}`, false}, // a model goes the strict way
+		{`{"query":"q","budget":1e3}`, false},
+		{`{"query":"q","explain":null}`, false},
+		{`{"Query":"q"}`, false},
+		{`{"query":"q","query":"r"}`, false},
+		{`{"query":1}`, false},
+		{`{"query":"q"} {}`, false},
+	}
+	for _, tt := range tests {
+		if got := selectAsStrict(t, tt.in); got != tt.fast {
+			t.Errorf("%s: fast path taken = %v, want %v", tt.in, got, tt.fast)
+		}
+	}
+}
+
+// FuzzDecodeSelectFast: on any input the fast path either declines or
+// agrees with decodeStrict.
+func FuzzDecodeSelectFast(f *testing.F) {
+	for _, s := range []string{`{"query":"When is it?","budget":2000}`, `{"query":"q","date":"2023-05-08","pool":64,"ranker":"bm25","with_pool":true,"explain":false}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { selectAsStrict(t, s) })
+}

@@ -162,9 +162,11 @@ func purgeExport(e *Engine, input []byte) (PurgeOutput, error) {
 }
 
 func selectSlateExport(e *Engine, input []byte) (SelectSlateOutput, error) {
-	var req SelectSlateInput
-	if err := decodeStrict(input, &req); err != nil {
-		return nil, err
+	req, fast := decodeSelectFast(input)
+	if !fast {
+		if err := decodeStrict(input, &req); err != nil {
+			return nil, err
+		}
 	}
 	if err := req.Validate(); err != nil {
 		return nil, fmt.Errorf("input.%w", err)
