@@ -185,7 +185,21 @@ func (b *Before) writeMarkdown(w io.Writer, r *Report, num func(float64) string)
 		fmt.Fprintf(w, "| %s | %s %s | %s %s | %s | %s |\n", p.name, num(x.Median), p.unit, num(y.Median), p.unit, num(y.Median/x.Median), cpu)
 	}
 	fmt.Fprintf(w, "| warm start to first answer | %s ms | %s ms | %s | | | |\n", num(b.WarmStartMs), num(r.WarmStartMs), num(b.AfterOverBefore["warm_start"]))
-	fmt.Fprintf(w, "| module, gzipped | %d | %d | %s | | | |\n\n", b.WasmGzipBytes, r.WasmGzipBytes, num(b.AfterOverBefore["wasm_gzip_bytes"]))
+	fmt.Fprintf(w, "| module, gzipped | %d | %d | %s | | | |\n", b.WasmGzipBytes, r.WasmGzipBytes, num(b.AfterOverBefore["wasm_gzip_bytes"]))
+	if bw, aw := b.Workerd, r.Workerd; bw != nil && aw != nil && bw.Error == "" && aw.Error == "" {
+		for _, n := range sizes(aw.WarmRequestCPUMs) {
+			k := strconv.Itoa(n)
+			x, y := bw.WarmRequestCPUMs[k].Median, aw.WarmRequestCPUMs[k].Median
+			if x > 0 && y > 0 {
+				fmt.Fprintf(w, "| workerd request, %s units, binary, warm: CPU of the isolate | %s ms | %s ms | %s | | | |\n", k, num(x), num(y), num(y/x))
+			}
+			x, y = bw.BinaryRequestCPUMs[k].Median, aw.BinaryRequestCPUMs[k].Median
+			if x > 0 && y > 0 {
+				fmt.Fprintf(w, "| workerd request, %s units, binary, imported: CPU | %s ms | %s ms | %s | | | |\n", k, num(x), num(y), num(y/x))
+			}
+		}
+	}
+	fmt.Fprintln(w)
 }
 
 // pathRow is one path of the reports: its name, unit and figure in a Paths.

@@ -102,6 +102,9 @@ type Before struct {
 	ColdStart       map[string]float64 `json:"cold_start"`
 	Paths           Paths              `json:"paths"`
 	AfterOverBefore map[string]float64 `json:"after_over_before"`
+	// Workerd is the same stateless request in workerd with this module
+	// (absent when workerd was not run).
+	Workerd *Workerd `json:"workerd,omitempty"`
 }
 
 // sizes are the memory sizes that key m, ascending (a key that is not a

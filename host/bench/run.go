@@ -139,6 +139,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		} else {
 			r.progress("bench: workerd (web/bench/worker.mjs)")
 			rep.Workerd = r.runWorkerd(ctx, rt, catBytes, r.Catalog)
+			if rtBefore != nil {
+				r.progress("bench: workerd, the module before")
+				rb := &runner{r.Options}
+				rb.Wasm = r.Before
+				rep.Before.Workerd = rb.runWorkerd(ctx, rtBefore, catBytes, r.Catalog)
+			}
 		}
 	}
 	if r.Chromium {
