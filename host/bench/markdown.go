@@ -119,7 +119,7 @@ func (wd *Workerd) writeMarkdown(w io.Writer, num func(float64) string) {
 		fmt.Fprintf(w, "workerd: %s\n\n", wd.Error)
 		return
 	}
-	fmt.Fprintf(w, "One stateless request in workerd %s (record + rank 20 + select + state in and out; CPU of the isolate's thread):\n\n", wd.Version)
+	fmt.Fprintf(w, "One stateless request in %s (record + rank 20 + select + state in and out; CPU of the isolate's thread):\n\n", wd.Version)
 	fmt.Fprintln(w, "| units | CPU median | p90 | process CPU median | wall median | state bytes | gzipped |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, n := range sizes(wd.RequestCPUMs) {
