@@ -91,6 +91,18 @@ type Options struct {
 	// Functions are extra host functions offered to the module in the
 	// "extism:host/user" namespace.
 	Functions []HostFunction
+	// Phases gives the module a clock (the manifest config "phases": "on")
+	// to time the phases of each call, which the phases export then
+	// answers (docs/phases.md). Off by default: the module then reads no
+	// clock.
+	Phases bool
+	// Nanotime, when set, is the module's monotonic clock (WASI's
+	// clock_time_get for CLOCK_MONOTONIC) instead of the host's: host/bench
+	// passes the calling thread's CPU time, so that the phases of a call
+	// count its own work on a machine other processes load. It must never
+	// decrease for the instances' calls (a thread's CPU time does not while
+	// every call runs on that thread).
+	Nanotime func() int64
 }
 
 // HostFunction is a function the module may import from "extism:host/user"
@@ -123,6 +135,7 @@ type Runtime struct {
 	direct   bool            // the module has recmem_input and recmem_output
 	// extismABI forces the standard Extism input and output (tests).
 	extismABI bool
+	nanotime  func() int64 // Options.Nanotime
 }
 
 // Open compiles the module (or loads it from the cache directory).
@@ -167,7 +180,7 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	r := &Runtime{rt: wazero.NewRuntimeWithConfig(ctx, rc), cache: cache, wasmSize: len(wasm),
 		timeout: timeout, config: map[string]string{}, exports: map[string]bool{},
-		maxBytes: int64(maxPages) << 16, recycle: opts.RecycleBytes}
+		maxBytes: int64(maxPages) << 16, recycle: opts.RecycleBytes, nanotime: opts.Nanotime}
 	if r.recycle <= 0 {
 		r.recycle = r.maxBytes / 2
 	}
@@ -179,6 +192,9 @@ func Open(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	if opts.LLMRankWeight != nil {
 		r.config["llm_rank_weight"] = strconv.FormatFloat(*opts.LLMRankWeight, 'g', -1, 64)
+	}
+	if opts.Phases {
+		r.config["phases"] = "on"
 	}
 	fail := func(err error) (*Runtime, error) {
 		r.Close(ctx)
@@ -287,6 +303,9 @@ func (i *Instance) clock() int64 {
 	now := time.Now()
 	if d := i.deadline.Load(); d != 0 && now.UnixNano() > d {
 		panic(errPastDeadline)
+	}
+	if i.r.nanotime != nil {
+		return i.r.nanotime() // Options.Nanotime: the bench's thread CPU time
 	}
 	return now.Sub(clockEpoch).Nanoseconds()
 }

@@ -80,3 +80,8 @@ func importState() int32 { return call(engine.ImportState.Export) }
 //
 //go:wasmexport reset
 func reset() int32 { return call(engine.Reset.Export) }
+
+// phases: where the last call's time went, phase by phase (empty unless the host gave the module a clock: config phases = on).
+//
+//go:wasmexport phases
+func phases() int32 { return call(engine.Phases.Export) }

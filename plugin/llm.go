@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	pdk "github.com/extism/go-pdk"
 
@@ -48,13 +49,18 @@ var configured bool
 // runs: "llm_model" (the name of the model the host's LLM runs, which
 // chooses the prompt profile, the default steps and the weight of its
 // ranking: llm.ForModel), "llm_steps" (comma-separated steps that ask the
-// host's LLM; absent: the model's measured default steps) and
-// "llm_rank_weight" (overrides the model's rank weight).
+// host's LLM; absent: the model's measured default steps),
+// "llm_rank_weight" (overrides the model's rank weight) and "phases" ("on":
+// time each call's phases with the WASI clock, for the phases export).
 func configure() error {
 	if configured {
 		return nil
 	}
 	configured = true
+	if v, _ := pdk.GetConfig("phases"); v == "on" {
+		start := time.Now()
+		eng.SetClock(func() int64 { return int64(time.Since(start)) })
+	}
 	var defaults []string
 	if model, ok := pdk.GetConfig("llm_model"); ok && model != "" {
 		defaults = eng.SetLLMModel(model)

@@ -666,6 +666,17 @@ export interface Outcome {
   check?: string;
 }
 
+/**
+ * PhasesOutput is where the last call's time went, when the host gave the
+ * engine a clock: the export timed and its phases in the order they first
+ * ended, each with its nanoseconds (docs/phases.md names them). Without a
+ * clock, the default, both are empty.
+ */
+export interface PhasesOutput {
+  export: string;
+  phases: Span[];
+}
+
 /** Profile is the synthesized narrative and what it was built from. */
 export interface Profile {
   version: number;
@@ -863,6 +874,12 @@ export interface Signal {
    * one signal, as an idempotency key names one request).
    */
   client_id?: string;
+}
+
+/** Span is one phase of a call and the nanoseconds it took. */
+export interface Span {
+  name: string;
+  ns: number;
 }
 
 /**
@@ -1128,6 +1145,8 @@ export class Recmem {
   importState(state: string | Uint8Array | object): Promise<ImportStateOutput>;
   /** start an empty memory, with default or given parameters (export reset) */
   reset(config?: Config): Promise<ResetOutput>;
+  /** where the last call's time went, phase by phase (empty unless the host gave the module a clock: config phases = on) (export phases) */
+  phases(): Promise<PhasesOutput>;
   // END GENERATED methods
   /**
    * the binary state as bytes: the whole state, or with base only what changed since (a segment, a

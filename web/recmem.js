@@ -35,6 +35,7 @@ export const EXPORTS = Object.freeze([
   { name: 'export_state', method: 'exportState', mutates: false, doc: 'the whole state: the JSON document sealed with its checksum, or the binary state or a delta of it' },
   { name: 'import_state', method: 'importState', mutates: true, doc: 'replace the state with a JSON document or a binary state (a base and its segments), validated first' },
   { name: 'reset', method: 'reset', mutates: true, doc: 'start an empty memory, with default or given parameters' },
+  { name: 'phases', method: 'phases', mutates: false, doc: 'where the last call\'s time went, phase by phase (empty unless the host gave the module a clock: config phases = on)' },
 ]);
 // END GENERATED exports
 
@@ -278,6 +279,8 @@ export class Recmem {
   selectSlate(request) { return this.call('select_slate', request); }
   // reset: start an empty memory, with default or given parameters.
   reset(config) { return this.call('reset', { config }); }
+  // phases: where the last call's time went, phase by phase (empty unless the host gave the module a clock: config phases = on).
+  phases() { return this.call('phases'); }
   // END GENERATED methods
 
   // exportState returns the state. With no options (or format "json") it

@@ -2,9 +2,10 @@ package bench
 
 import "sort"
 
-// budgets holds the measured figures against issue 9's budgets, and issue
-// 18's for a request in workerd. A figure that was not measured (0) is left
-// out rather than counted as met.
+// budgets holds the measured figures against issue 9's budgets, issue 18's
+// for a request in workerd and carrying the state, and issue 25's for the
+// work inside the module. A figure that was not measured (0) is left out
+// rather than counted as met.
 func budgets(r *Report) []Budget {
 	var out []Budget
 	add := func(name string, limit, v float64) {
@@ -53,5 +54,23 @@ func budgets(r *Report) []Budget {
 		}
 	}
 	add("wasm_gzip_bytes", 3_000_000, float64(r.WasmGzipBytes))
+	// Issue 25: the work inside the module, through the plugin in the Go host.
+	add("select_ms at 500 units (issue 25)", 2, r.SelectMs["500"])
+	add("select_ms at 2000 units (issue 25)", 4, r.SelectMs["2000"])
+	add("select_ms at 10000 units (issue 25)", 8, r.SelectMs["10000"])
+	add("add_unit_us (issue 25)", 60, r.AddUnitUs)
+	add("signal_us (issue 25)", 100, r.SignalUs)
+	add("rank_ms, 200 candidates with an instruction (issue 25)", 3, r.Wasm.RankInstructionMs["200"].Median)
+	if r.Workerd != nil {
+		add("workerd request CPU at 500 units, binary, warm, ms (issue 25)", 8, r.Workerd.WarmRequestCPUMs["500"].Median)
+	}
+	add("wasm_gzip_bytes (issue 25)", 2_600_000, float64(r.WasmGzipBytes))
+	worst, which := 0.0, ""
+	for _, k := range keys {
+		if v := r.WasmOverNative[k]; v > worst {
+			worst, which = v, k
+		}
+	}
+	add("plugin over native, the slowest path ("+which+", issue 25)", 4, worst)
 	return out
 }

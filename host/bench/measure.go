@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
 	"time"
 )
@@ -26,26 +27,60 @@ func (r *runner) progress(format string, a ...any) {
 // least 5), and returns the median and p90 in units of unit. f is given the
 // call's index, counting the warm-up calls.
 func (r *runner) measure(label string, unit time.Duration, f func(i int) error) (Stat, error) {
+	st, err := r.measureEach([]string{label}, unit, func(_, i int) error { return f(i) })
+	if err != nil {
+		return Stat{}, err
+	}
+	return st[0], nil
+}
+
+// measureEach is measure for several sides at once, their calls
+// alternating so that a machine whose speed drifts slows them alike: warm-up
+// calls on each side, then rounds of one timed call per side, up to Iters
+// rounds or until MaxTime per side has passed (at least 5 rounds). f is given
+// the side (an index into labels, which name them) and the call's index, the
+// same sequence on every side. Each call's wall time and (on Linux) its
+// thread's CPU time are taken, the goroutine locked to its thread.
+func (r *runner) measureEach(labels []string, unit time.Duration, f func(side, i int) error) ([]Stat, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	i := 0
 	for ; i < warmup; i++ {
-		if err := f(i); err != nil {
-			return Stat{}, fmt.Errorf("%s: %w", label, err)
+		for s, l := range labels {
+			if err := f(s, i); err != nil {
+				return nil, fmt.Errorf("%s: %w", l, err)
+			}
 		}
 	}
-	var xs []float64
+	xs := make([][]float64, len(labels))
+	cpu := make([][]float64, len(labels))
+	limit := r.MaxTime * time.Duration(len(labels))
 	start := time.Now()
-	for k := 0; k < r.Iters && (k < warmup || time.Since(start) < r.MaxTime); k++ {
-		t0 := time.Now()
-		if err := f(i); err != nil {
-			return Stat{}, fmt.Errorf("%s: %w", label, err)
+	for k := 0; k < r.Iters && (k < warmup || time.Since(start) < limit); k++ {
+		for s, l := range labels {
+			c0 := selfCPU()
+			t0 := time.Now()
+			if err := f(s, i); err != nil {
+				return nil, fmt.Errorf("%s: %w", l, err)
+			}
+			xs[s] = append(xs[s], float64(time.Since(t0))/float64(unit))
+			if c1 := selfCPU(); c0 >= 0 && c1 >= 0 {
+				cpu[s] = append(cpu[s], float64(c1-c0)/float64(unit))
+			}
 		}
-		xs = append(xs, float64(time.Since(t0))/float64(unit))
 		i++
 		if r.Terminal && k%10 == 0 {
-			r.progress("bench: %s %d/%d", label, k, r.Iters)
+			r.progress("bench: %s %d/%d", labels[0], k, r.Iters)
 		}
 	}
-	return summarize(xs), nil
+	out := make([]Stat, len(labels))
+	for s := range labels {
+		out[s] = summarize(xs[s])
+		if len(cpu[s]) == len(xs[s]) {
+			out[s].CPUMedian = sig4(median(cpu[s]))
+		}
+	}
+	return out, nil
 }
 
 // summarize is the median and the nearest-rank 90th percentile of xs,

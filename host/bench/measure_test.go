@@ -12,12 +12,12 @@ func TestSummarize(t *testing.T) {
 		xs   []float64
 		want Stat
 	}{
-		{[]float64{5}, Stat{5, 5, 1}},
-		{[]float64{3, 1, 2}, Stat{2, 3, 3}},
+		{[]float64{5}, Stat{Median: 5, P90: 5, N: 1}},
+		{[]float64{3, 1, 2}, Stat{Median: 2, P90: 3, N: 3}},
 		// even count: the median averages the middle two; p90 is the
 		// nearest rank ceil(0.9·10) = 9th smallest.
-		{[]float64{10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, Stat{5.5, 9, 10}},
-		{[]float64{1.23456, 1.23456}, Stat{1.235, 1.235, 2}},
+		{[]float64{10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, Stat{Median: 5.5, P90: 9, N: 10}},
+		{[]float64{1.23456, 1.23456}, Stat{Median: 1.235, P90: 1.235, N: 2}},
 		{nil, Stat{}},
 	}
 	for _, tt := range tests {
@@ -83,5 +83,35 @@ func TestMeasureCalls(t *testing.T) {
 	})
 	if !errors.Is(err, boom) || err.Error() != "native select 40 units: boom" {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestMeasureEachAlternates checks that the sides' calls alternate, each
+// side given the same indices, warm-up calls first.
+func TestMeasureEachAlternates(t *testing.T) {
+	r := &runner{Options{Iters: 2, MaxTime: time.Hour}}
+	type call struct{ side, i int }
+	var got []call
+	st, err := r.measureEach([]string{"a", "b"}, time.Millisecond, func(s, i int) error {
+		got = append(got, call{s, i})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []call
+	for i := 0; i < 5+2; i++ {
+		want = append(want, call{0, i}, call{1, i})
+	}
+	if len(got) != len(want) {
+		t.Fatalf("calls %v, want %v", got, want)
+	}
+	for k := range want {
+		if got[k] != want[k] {
+			t.Fatalf("calls %v, want %v", got, want)
+		}
+	}
+	if len(st) != 2 || st[0].N != 2 || st[1].N != 2 {
+		t.Errorf("stats %+v", st)
 	}
 }

@@ -38,8 +38,10 @@ func (r *runner) runBleve() map[string]any {
 }
 
 // runNode writes the shared workload file and runs the Node runner: the same
-// paths through the JavaScript host, and the Orama peer.
-func (r *runner) runNode(mem *workload.Memory, catBytes []byte) (node, orama map[string]any) {
+// paths through the JavaScript host, and the Orama peer. Node ranks with the
+// trained catalog when catBytes holds it, else with the page's demo
+// catalog (rs), written to a temporary file.
+func (r *runner) runNode(mem *workload.Memory, catBytes []byte, rs *rankSet) (node, orama map[string]any) {
 	fail := func(err error) (map[string]any, map[string]any) {
 		e := map[string]any{"error": err.Error()}
 		return e, e
@@ -49,7 +51,22 @@ func (r *runner) runNode(mem *workload.Memory, catBytes []byte) (node, orama map
 	}
 	catPath := r.Catalog
 	if catBytes == nil {
-		catPath = "" // no usable catalog: no rank10 in Node either
+		catPath = "" // no usable catalog: no rank in Node either
+		if rs.demo != nil {
+			cf, err := os.CreateTemp("", "recmem-demo-catalog-*.json")
+			if err != nil {
+				return fail(err)
+			}
+			defer os.Remove(cf.Name())
+			_, err = cf.Write(rs.demoBytes)
+			if err2 := cf.Close(); err == nil {
+				err = err2
+			}
+			if err != nil {
+				return fail(err)
+			}
+			catPath = cf.Name()
+		}
 	}
 	wf, err := workload.BuildFile(r.LoCoMo, catPath, r.Sizes, workload.FileOptions{})
 	if err != nil {

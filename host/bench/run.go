@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/recmem/recmem/pkg/catalog"
+	"github.com/recmem/recmem/host"
 	"github.com/recmem/recmem/pkg/workload"
 )
 
@@ -24,13 +24,15 @@ type Options struct {
 	Iters    int           // timed calls per path and host, after 5 warm-up calls (below 1 counts as 1)
 	MaxTime  time.Duration // stop timing a path after this long, once it has min(Iters, 5) timed calls
 	LoCoMo   string        // LoCoMo JSON file: the memories' turns and the quality questions
-	Catalog  string        // trained catalog for rank10; when unreadable, rank10 is skipped and Report.Skipped says why
+	Catalog  string        // trained catalog for rank10; when unreadable, rank10 ranks the page's demo catalog and Report.RankCatalog says so
 	Wasm     string        // the plugin's .wasm file
 	Peers    bool          // measure the bleve peer (go test ./host/peers, run in Root)
 	Node     bool          // measure the JavaScript host and the Orama peer (node web/bench/bench.mjs, run in Root)
 	Workerd  bool          // time one stateless request in workerd (web/bench/worker.mjs; Linux, workerd under Root/web/node_modules)
 	Chromium bool          // time the restore of 10,000 units in headless Chromium (web/bench/restore.mjs)
 	Root     string        // the repository's root; "" leaves an error in place of the peers and Node
+	Before   string        // another module whose plugin paths are timed beside Wasm's, alternating (Report.Before); "" for none
+	Phases   bool          // break the paths down into the module's phases (Report.Phases)
 
 	Progress io.Writer // where the stages are reported (nil: nowhere)
 	Terminal bool      // Progress is a terminal: stages overwrite each other in place
@@ -80,21 +82,29 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("LoCoMo: %w (use --data)", err)
 	}
-	// rank10 needs a trained catalog (several MB, not in the repository):
-	// without one the report says why rank10 is missing.
-	var cat *catalog.Catalog
-	catBytes, err := os.ReadFile(r.Catalog)
-	if err == nil {
-		cat, err = catalog.Parse(catBytes)
+	rs := r.rankSet(rep)
+	var catBytes []byte
+	if rs.cat10 != nil && rep.RankCatalog == r.Catalog {
+		catBytes = rs.cat10Bytes // the trained catalog, for Node and workerd
 	}
-	if err != nil {
-		rep.Skipped = append(rep.Skipped, fmt.Sprintf("rank10: catalog %s: %v (train one with `recmem train catalog`, or pass --catalog)", r.Catalog, err))
-		cat, catBytes = nil, nil
+	sides := []side{wasmSide(ctx, "wasm", rt), nativeSide(nil)}
+	results := []*Paths{&rep.Wasm, &rep.Native}
+	var rtBefore *host.Runtime
+	if r.Before != "" {
+		r.progress("bench: the module before (%s)", r.Before)
+		if rtBefore, err = r.before(ctx, cacheDir, rep); err != nil {
+			return nil, fmt.Errorf("--before: %w", err)
+		}
+		defer rtBefore.Close(ctx)
+		sides = append(sides, wasmSide(ctx, "before", rtBefore))
+		results = append(results, &rep.Before.Paths)
 	}
-	results := map[string]*Paths{"wasm": &rep.Wasm, "native": &rep.Native}
-	for _, h := range hosts(ctx, rt) {
-		if err := r.paths(h, results[h.name], mem, cat, catBytes); err != nil {
-			return nil, fmt.Errorf("%s: %w", h.name, err)
+	if err := r.paths(sides, results, mem, rs); err != nil {
+		return nil, err
+	}
+	if r.Phases {
+		if err := r.phaseBreakdowns(ctx, wasm, cacheDir, mem, rs, rep); err != nil {
+			return nil, err
 		}
 	}
 	r.compare(rep)
@@ -113,9 +123,15 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	if r.Node {
 		r.progress("bench: JavaScript host and Orama peer (node web/bench/bench.mjs)")
-		node, orama := r.runNode(mem, catBytes)
+		node, orama := r.runNode(mem, catBytes, rs)
 		rep.Node = node
 		rep.Peers["orama"] = orama
+		if ph := nodePhases(node); ph != nil {
+			if rep.Phases == nil {
+				rep.Phases = map[string]map[string]*PhaseBreakdown{}
+			}
+			rep.Phases["node"] = ph
+		}
 	}
 	if r.Workerd {
 		if why := workerdSkip(r.Root); why != "" {
@@ -123,6 +139,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		} else {
 			r.progress("bench: workerd (web/bench/worker.mjs)")
 			rep.Workerd = r.runWorkerd(ctx, rt, catBytes, r.Catalog)
+			if rtBefore != nil {
+				r.progress("bench: workerd, the module before")
+				rb := &runner{r.Options}
+				rb.Wasm = r.Before
+				rep.Before.Workerd = rb.runWorkerd(ctx, rtBefore, catBytes, r.Catalog)
+			}
 		}
 	}
 	if r.Chromium {
@@ -143,6 +165,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	rep.Machine = machine()
 	rep.Settings = map[string]any{"sizes": r.Sizes, "iters": r.Iters, "max_time_s": r.MaxTime.Seconds(), "budget": budget,
 		"data": r.LoCoMo, "catalog": r.Catalog, "wasm": r.Wasm}
+	if r.Before != "" {
+		rep.Settings["before"] = r.Before
+	}
 	return rep, nil
 }
 
@@ -178,20 +203,47 @@ func gzipSize(b []byte) int {
 // the plugin's time over native time for each path.
 func (r *runner) compare(rep *Report) {
 	rep.SignalUs, rep.AddUnitUs, rep.Rank10Ms = rep.Wasm.SignalUs.Median, rep.Wasm.AddUnitUs.Median, rep.Wasm.Rank10Ms.Median
-	ratio := func(a, b Stat) float64 {
-		if b.Median == 0 {
-			return 0
-		}
-		return round3(a.Median / b.Median)
-	}
-	rep.WasmOverNative["signal"] = ratio(rep.Wasm.SignalUs, rep.Native.SignalUs)
-	rep.WasmOverNative["add_unit"] = ratio(rep.Wasm.AddUnitUs, rep.Native.AddUnitUs)
-	rep.WasmOverNative["rank10"] = ratio(rep.Wasm.Rank10Ms, rep.Native.Rank10Ms)
+	pathRatios(rep.WasmOverNative, &rep.Wasm, &rep.Native)
 	for _, n := range r.Sizes {
 		k := strconv.Itoa(n)
 		rep.SelectMs[k] = rep.Wasm.SelectMs[k].Median
-		rep.WasmOverNative["select_"+k] = ratio(rep.Wasm.SelectMs[k], rep.Native.SelectMs[k])
-		rep.WasmOverNative["export_"+k] = ratio(rep.Wasm.ExportMs[k], rep.Native.ExportMs[k])
-		rep.WasmOverNative["import_"+k] = ratio(rep.Wasm.ImportMs[k], rep.Native.ImportMs[k])
+	}
+	if b := rep.Before; b != nil {
+		b.AfterOverBefore = map[string]float64{}
+		pathRatios(b.AfterOverBefore, &rep.Wasm, &b.Paths)
+		if b.WarmStartMs > 0 {
+			b.AfterOverBefore["warm_start"] = round3(rep.WarmStartMs / b.WarmStartMs)
+		}
+		b.AfterOverBefore["wasm_gzip_bytes"] = round3(float64(rep.WasmGzipBytes) / float64(b.WasmGzipBytes))
+	}
+}
+
+// pathRatios sets into[path] to a's median over b's for every path both
+// measured: "signal", "add_unit", "rank10", "rank_<n>",
+// "rank_<n>_instruction", and "select_<n>", "export_<n>", "import_<n>" by
+// memory size.
+func pathRatios(into map[string]float64, a, b *Paths) {
+	put := func(key string, x, y Stat) {
+		if x.Median > 0 && y.Median > 0 {
+			into[key] = round3(x.Median / y.Median)
+		}
+	}
+	put("signal", a.SignalUs, b.SignalUs)
+	put("add_unit", a.AddUnitUs, b.AddUnitUs)
+	put("rank10", a.Rank10Ms, b.Rank10Ms)
+	for k, x := range a.RankMs {
+		put("rank_"+k, x, b.RankMs[k])
+	}
+	for k, x := range a.RankInstructionMs {
+		put("rank_"+k+"_instruction", x, b.RankInstructionMs[k])
+	}
+	for k, x := range a.SelectMs {
+		put("select_"+k, x, b.SelectMs[k])
+	}
+	for k, x := range a.ExportMs {
+		put("export_"+k, x, b.ExportMs[k])
+	}
+	for k, x := range a.ImportMs {
+		put("import_"+k, x, b.ImportMs[k])
 	}
 }

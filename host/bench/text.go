@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 )
 
@@ -24,6 +25,11 @@ func (r *Report) WriteText(w io.Writer) {
 	row("record signal", r.Wasm.SignalUs, r.Native.SignalUs, "us")
 	row("add unit", r.Wasm.AddUnitUs, r.Native.AddUnitUs, "us")
 	row("rank 10", r.Wasm.Rank10Ms, r.Native.Rank10Ms, "ms")
+	for _, n := range sizes(r.Wasm.RankMs) {
+		k := strconv.Itoa(n)
+		row("rank "+k, r.Wasm.RankMs[k], r.Native.RankMs[k], "ms")
+		row("rank "+k+" instructed", r.Wasm.RankInstructionMs[k], r.Native.RankInstructionMs[k], "ms")
+	}
 	keys := sizes(r.Wasm.SelectMs)
 	for _, n := range keys {
 		k := strconv.Itoa(n)
@@ -61,6 +67,29 @@ func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "recmem: r_slate %v at B=2000 (embedded model)\n\n", r.Quality["r_slate"])
 	r.Workerd.writeText(w)
 	r.Chromium.writeText(w)
+	if b := r.Before; b != nil {
+		fmt.Fprintf(w, "this module over the one before (%s), same run:", b.Wasm)
+		for _, k := range sortedKeys(b.AfterOverBefore) {
+			fmt.Fprintf(w, " %s %.3g;", k, b.AfterOverBefore[k])
+		}
+		fmt.Fprint(w, "\n\n")
+	}
+	for _, path := range r.phasePathNames() {
+		for _, h := range phaseHosts {
+			b := r.Phases[h][path]
+			if b == nil {
+				continue
+			}
+			fmt.Fprintf(w, "phases of %s on %s (µs, medians; sum %.4g):", path, h, b.TotalUs)
+			for _, p := range b.Phases {
+				fmt.Fprintf(w, " %s %.4g", p.Name, p.MedianUs)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	if len(r.Phases) > 0 {
+		fmt.Fprintln(w)
+	}
 	for _, b := range r.Budgets {
 		mark := "MISSED"
 		if b.Met {
@@ -122,4 +151,14 @@ func (c *Chromium) writeText(w io.Writer) {
 			f.FirstRecsMs.Median, f.FirstRecsMs.P90, f.ReadyMs.Median, f.FirstRecsMs.N)
 	}
 	fmt.Fprintln(w)
+}
+
+// sortedKeys are m's keys in order.
+func sortedKeys(m map[string]float64) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -12,7 +12,7 @@ import (
 // labPackages, the offline side, may not.
 var (
 	runtimePackages = []string{"engine", "intent", "catalog", "ident", "jsonenc", "text", "memory", "cf",
-		"topk", "lexical", "vector", "rank", "llm", "slate", "seal"}
+		"topk", "lexical", "vector", "rank", "llm", "slate", "seal", "phase"}
 	labPackages = []string{"dataset", "rec", "slatelab", "intentlab", "workload", "conformance"}
 )
 

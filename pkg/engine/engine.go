@@ -12,6 +12,7 @@ import (
 	"fmt"
 
 	"github.com/recmem/recmem/pkg/llm"
+	"github.com/recmem/recmem/pkg/phase"
 )
 
 // MaxInputBytes bounds the JSON input of one call (16 MiB). Larger inputs are
@@ -33,6 +34,11 @@ type Engine struct {
 	// import or export.
 	lin      lineage
 	memDirty bool
+	// timer times the phases of each call when the host gave a clock
+	// (SetClock), and timed names the export it timed last; host
+	// configuration, not state. Nil: nothing is timed.
+	timer *phase.Timer
+	timed string
 }
 
 // New returns an engine holding an empty state with default parameters.
@@ -59,6 +65,10 @@ func (e *Engine) Run(x *Export, input []byte) ([]byte, error) {
 	if len(input) > MaxInputBytes {
 		return nil, fmt.Errorf("%s: input is %d bytes, more than the limit of %d", x.Name, len(input), MaxInputBytes)
 	}
+	if e.timer != nil && x != Phases.Export {
+		e.timer.Start()
+		e.timed = x.Name
+	}
 	out, err := x.run(e, input)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", x.Name, err)
@@ -69,6 +79,32 @@ func (e *Engine) Run(x *Export, input []byte) ([]byte, error) {
 		default:
 			e.memDirty = true
 		}
+	}
+	return out, nil
+}
+
+// SetClock gives the engine a clock to time the phases of each call with
+// (the phases export answers where the last call's time went); nil, the
+// default, times nothing. The module reads no clock of its own: the plugin
+// sets one when the host's manifest config has "phases": "on". Timing costs
+// a clock read per phase, a few dozen per call at most.
+func (e *Engine) SetClock(c phase.Clock) {
+	e.timer, e.timed = phase.New(c), ""
+}
+
+// PhasesOutput is where the last call's time went, when the host gave the
+// engine a clock: the export timed and its phases in the order they first
+// ended, each with its nanoseconds (docs/phases.md names them). Without a
+// clock, the default, both are empty.
+type PhasesOutput struct {
+	Export string       `json:"export"`
+	Phases []phase.Span `json:"phases"`
+}
+
+func phasesExport(e *Engine, _ []byte) (PhasesOutput, error) {
+	out := PhasesOutput{Export: e.timed, Phases: e.timer.Spans()}
+	if out.Phases == nil {
+		out.Phases = []phase.Span{}
 	}
 	return out, nil
 }

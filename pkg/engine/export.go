@@ -84,6 +84,8 @@ func declare[In, Out any](x Export, handle func(e *Engine, input []byte) (Out, e
 		if err != nil {
 			return nil, err
 		}
+		e.timer.Mark("run") // what the handler did after its last mark
+		defer e.timer.Mark("encode")
 		if a, ok := any(out).(appender); ok {
 			return a.AppendJSON(nil)
 		}

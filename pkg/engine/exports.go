@@ -68,6 +68,10 @@ var (
 	Reset = declare[ResetInput, ResetOutput](Export{Name: "reset", Mutates: true,
 		Doc: "start an empty memory, with default or given parameters",
 		JS:  Binding{Method: "reset", Args: []string{"config"}}}, resetExport)
+
+	Phases = declare[struct{}, PhasesOutput](Export{Name: "phases",
+		Doc: "where the last call's time went, phase by phase (empty unless the host gave the module a clock: config phases = on)",
+		JS:  Binding{Method: "phases"}}, phasesExport)
 )
 
 // All lists every export, in the order of the docs.
@@ -77,6 +81,7 @@ var All = []*Export{
 	LoadCatalog.Export, Rank.Export,
 	AddUnits.Export, DeleteUnits.Export, Purge.Export, SelectSlate.Export,
 	ExportState.Export, ImportState.Export, Reset.Export,
+	Phases.Export,
 }
 
 // byName and names index All (byName for Call, names sorted for the

@@ -61,35 +61,49 @@ func recordExport(e *Engine, input []byte) (RecordOutput, error) {
 		Signals  []json.RawMessage `json:"signals"`
 		Maintain string            `json:"maintain"`
 	}
-	if err := decodeStrict(input, &in); err != nil {
-		return RecordOutput{}, err
+	signals, maintain, fast := decodeRecordFast(input)
+	if !fast {
+		if err := decodeStrict(input, &in); err != nil {
+			return RecordOutput{}, err
+		}
+		maintain = in.Maintain
 	}
-	if len(in.Signals) == 0 {
+	count := len(in.Signals)
+	if fast {
+		count = len(signals)
+	}
+	if count == 0 {
 		return RecordOutput{}, errors.New("input.signals: at least one signal is required")
 	}
-	if len(in.Signals) > MaxSignals {
-		return RecordOutput{}, fmt.Errorf("input.signals: %d signals, more than the limit of %d per call", len(in.Signals), MaxSignals)
+	if count > MaxSignals {
+		return RecordOutput{}, fmt.Errorf("input.signals: %d signals, more than the limit of %d per call", count, MaxSignals)
 	}
 	var log llm.Log
 	var p memory.Planner
-	if in.Maintain != "none" {
+	if maintain != "none" {
 		var err error
-		if p, err = e.scheduler(in.Maintain, &log); err != nil {
-			return RecordOutput{}, fmt.Errorf("input.maintain: unknown value %q (want none, fixed or planner)", in.Maintain)
+		if p, err = e.scheduler(maintain, &log); err != nil {
+			return RecordOutput{}, fmt.Errorf("input.maintain: unknown value %q (want none, fixed or planner)", maintain)
 		}
 	}
-	signals := make([]memory.Signal, len(in.Signals))
-	for i, raw := range in.Signals {
-		path := fmt.Sprintf("input.signals[%d]", i)
-		if err := decodeElem(raw, path, &signals[i]); err != nil {
-			return RecordOutput{}, err
+	if !fast {
+		signals = make([]memory.Signal, len(in.Signals))
+		for i, raw := range in.Signals {
+			path := fmt.Sprintf("input.signals[%d]", i)
+			if err := decodeElem(raw, path, &signals[i]); err != nil {
+				return RecordOutput{}, err
+			}
 		}
 	}
+	e.timer.Mark("decode")
 	res, err := e.doc.Memory.Record(signals, p, e.policy(&log))
 	if err != nil {
 		return RecordOutput{}, inputError(err)
 	}
-	return RecordOutput{res, e.doc.Memory.Summary(), log.Outcomes}, nil
+	e.timer.Mark("record")
+	sum := e.doc.Memory.Summary()
+	e.timer.Mark("summary")
+	return RecordOutput{res, sum, log.Outcomes}, nil
 }
 
 // MaintainInput is the input of maintain and plan: the time (default the

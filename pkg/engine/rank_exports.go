@@ -213,9 +213,11 @@ type RankContext struct {
 }
 
 func rankExport(e *Engine, input []byte) (RankOutput, error) {
-	var in RankInput
-	if err := decodeStrict(input, &in); err != nil {
-		return RankOutput{}, err
+	in, fast := decodeRankFast(input)
+	if !fast {
+		if err := decodeStrict(input, &in); err != nil {
+			return RankOutput{}, err
+		}
 	}
 	if e.rec == nil {
 		return RankOutput{}, ErrNoCatalog
@@ -251,6 +253,7 @@ func rankExport(e *Engine, input []byte) (RankOutput, error) {
 	// An instruction is understood (pkg/intent; the words it leaves unknown
 	// read by the model when the parse step is on) and its hard parts
 	// filter the candidates before any scorer sees them.
+	e.timer.Mark("decode")
 	out := RankOutput{}
 	var log llm.Log
 	if in.Instruction != nil {
@@ -260,14 +263,17 @@ func rankExport(e *Engine, input []byte) (RankOutput, error) {
 			refine = func(it *intent.Intent) { x.Refine(req.Instruction, it) }
 		}
 		und := e.rec.ranker.UnderstandWith(req, refine)
+		e.timer.Mark("intent")
 		req = und.Constrained(req)
 		relaxed := und.Relaxed
 		if relaxed == nil {
 			relaxed = []intent.Relaxed{}
 		}
 		out.Kept, out.Relaxed, out.Understood = &und.Kept, &relaxed, &und.Intent
+		e.timer.Mark("constrain")
 	}
 	u := rank.FromMemory(e.doc.Memory)
+	e.timer.Mark("context")
 	var scorer rank.Scorer = e.rec.ranker
 	name := "linear"
 	if e.llmOn(llm.PurposeRank) {
@@ -283,9 +289,11 @@ func rankExport(e *Engine, input []byte) (RankOutput, error) {
 	if err != nil {
 		return RankOutput{}, fmt.Errorf("input.%w", err)
 	}
+	e.timer.Mark("score")
 	// Enforced again after the scorer: an LLM's permutation cannot bring
 	// back an item the instruction excludes.
 	ranked = e.rec.ranker.Enforce(ranked, req)
+	e.timer.Mark("enforce")
 	out.Context = RankContext{len(u.Chunks), len(u.Events), u.Profile != ""}
 	out.LLM, out.LLMCalls, out.Ranker, out.Ranking, out.Weights = log.Outcomes, len(log.Outcomes), name, ranked, e.rec.ranker.Weights()
 	return out, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/recmem/recmem/pkg/ident"
+	"github.com/recmem/recmem/pkg/jsonenc"
 	"github.com/recmem/recmem/pkg/slate"
 )
 
@@ -52,6 +53,24 @@ type AddUnitsOutput struct {
 	slateCounts
 }
 
+// AppendJSON appends the output as json.Marshal writes it, without
+// reflection (add_units is a hot path: a call per new turn).
+func (o AddUnitsOutput) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"added":`...)
+	b = jsonenc.AppendInt(b, o.Added)
+	return o.slateCounts.appendJSON(b), nil
+}
+
+// appendJSON appends ,"units":n,"sessions":s} (the counts' members, the
+// object closed).
+func (c slateCounts) appendJSON(b []byte) []byte {
+	b = append(b, `,"units":`...)
+	b = jsonenc.AppendInt(b, c.Units)
+	b = append(b, `,"sessions":`...)
+	b = jsonenc.AppendInt(b, c.Sessions)
+	return append(b, '}')
+}
+
 // DeleteUnitsInput is the input of delete_units.
 type DeleteUnitsInput struct {
 	IDs []string `json:"ids"`
@@ -91,11 +110,15 @@ func addUnitsExport(e *Engine, input []byte) (AddUnitsOutput, error) {
 	if len(in.Units) == 0 {
 		return AddUnitsOutput{}, errors.New("input.units: missing or empty")
 	}
+	e.timer.Mark("decode")
 	s := e.units()
 	if n := s.Len() + len(in.Units); n > MaxUnits {
 		return AddUnitsOutput{}, fmt.Errorf("input.units: the store would hold %d units, more than the limit of %d", n, MaxUnits)
 	}
-	if err := s.Add(in.Units); err != nil {
+	s.SetTimer(e.timer)
+	err := s.Add(in.Units)
+	s.SetTimer(nil)
+	if err != nil {
 		return AddUnitsOutput{}, fmt.Errorf("input.%w", err)
 	}
 	e.doc.Units = s
@@ -139,9 +162,11 @@ func purgeExport(e *Engine, input []byte) (PurgeOutput, error) {
 }
 
 func selectSlateExport(e *Engine, input []byte) (SelectSlateOutput, error) {
-	var req SelectSlateInput
-	if err := decodeStrict(input, &req); err != nil {
-		return nil, err
+	req, fast := decodeSelectFast(input)
+	if !fast {
+		if err := decodeStrict(input, &req); err != nil {
+			return nil, err
+		}
 	}
 	if err := req.Validate(); err != nil {
 		return nil, fmt.Errorf("input.%w", err)
@@ -149,5 +174,9 @@ func selectSlateExport(e *Engine, input []byte) (SelectSlateOutput, error) {
 	if req.Budget > MaxBudget {
 		return nil, fmt.Errorf("input.budget: %d tokens, more than the limit of %d", req.Budget, MaxBudget)
 	}
-	return e.units().Select(req)
+	e.timer.Mark("decode")
+	s := e.units()
+	s.SetTimer(e.timer)
+	defer s.SetTimer(nil)
+	return s.Select(req)
 }

@@ -86,6 +86,11 @@ func TestAgainstEncodingJSON(t *testing.T) {
 		for k := r.IntN(12); k > 0; k-- {
 			s += alphabet[r.IntN(len(alphabet))]
 		}
+		if i%3 == 0 { // long plain runs around the odd characters
+			for k := r.IntN(6); k > 0; k-- {
+				s += "The quick brown fox jumps"[:r.IntN(26)] + alphabet[r.IntN(len(alphabet))]
+			}
+		}
 		want, _ := json.Marshal(s)
 		if got := AppendString(nil, s); string(got) != string(want) {
 			t.Fatalf("AppendString(%q) = %s, encoding/json %s", s, got, want)
@@ -94,7 +99,8 @@ func TestAgainstEncodingJSON(t *testing.T) {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			continue
 		}
-		for _, x := range []float64{f, float64(r.IntN(2000000)-1000000) / 1e6, r.NormFloat64() * math.Pow(10, float64(r.IntN(50)-25))} {
+		for _, x := range []float64{f, float64(r.IntN(2000000)-1000000) / 1e6, float64(r.IntN(24000000)-12000000) / 1e6,
+			float64(r.IntN(2000)-1000) / 1e3, r.NormFloat64() * math.Pow(10, float64(r.IntN(50)-25))} {
 			want, err := json.Marshal(x)
 			if err != nil {
 				t.Fatal(err)
@@ -117,4 +123,40 @@ func FuzzAppendString(f *testing.F) {
 			t.Fatalf("AppendString(%q) = %s, encoding/json %s", s, got, want)
 		}
 	})
+}
+
+// TestAppendFields holds AppendFields to AppendFloat member by member.
+func TestAppendFields(t *testing.T) {
+	keys := [][]byte{[]byte(`"a":`), []byte(`"b<":`), []byte(`"c":`), []byte(`"d":`), []byte(`"e":`), []byte(`"f":`)}
+	vals := []float64{0.5, -9.999999, 12.25, math.Copysign(0, -1), 1e-7, 3}
+	got, err := AppendFields([]byte("{"), keys, vals)
+	want := `{"a":0.5,"b<":-9.999999,"c":12.25,"d":-0,"e":1e-7,"f":3`
+	if err != nil || string(got) != want {
+		t.Errorf("AppendFields = %s, %v; want %s", got, err, want)
+	}
+	if _, err := AppendFields(nil, keys[:1], []float64{math.Inf(1)}); err != ErrNonFinite {
+		t.Errorf("an infinity: err %v", err)
+	}
+}
+
+func TestReadsAlike(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{
+		{`{"a":"plain","b":["x"]}`, true},
+		{"{\n\t\"a\": \"x\"\r\n}", true}, // white space between tokens
+		{`{"a":"\u00e9 \u0026 \u003c"}`, true},
+		{`{"a":"\\u00e9"}`, true},
+		{`{"a":"\ud83c\udfae"}`, false},
+		{`{"a":"\uDBFF"}`, false},
+		{`{"a":"\u00"}`, true},         // invalid, but not for ReadsAlike to say (the parser refuses it)
+		{"{\"a\":\"x\ty\"}", false},    // a raw tab inside a string
+		{"{\"a\":\"\x00\\b\"}", false}, // a raw NUL beside an escape
+		{"{\"a\\\"\n\":1}", false},     // an escaped quote keeps the string open
+	} {
+		if got := ReadsAlike([]byte(c.in)); got != c.want {
+			t.Errorf("ReadsAlike(%q) = %v, want %v", c.in, got, c.want)
+		}
+	}
 }

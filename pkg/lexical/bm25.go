@@ -13,7 +13,6 @@
 package lexical
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -214,26 +213,24 @@ type Hit struct {
 //	score(d) = Σ_t idf(t) · tf·(k1+1) / (tf + k1·(1 - b + b·|d|/avgdl))
 //
 // Each document's sum runs over the query terms in order. Cost O(postings of
-// the query terms + hits · log hits), and a scratch array of the largest
-// document's size.
+// the query terms + hits · passes) (topk.Floats), and a scratch array of the
+// largest document's size.
 func (ix *Index) Score(query []string) []Hit {
-	hits := ix.hits(query, nil)
-	slices.SortFunc(hits, compareHits)
-	return hits
+	return ix.ScoreTop(query, math.MaxInt)
 }
 
 // ScoreTop is Score when only the k best hits need their order: it returns
 // every hit, the first min(k, hits) of them the k best in Score's order, the
 // others after them in no particular order. Cost O(postings of the query
-// terms + hits + k · log k) expected.
+// terms + hits) expected (topk.Floats).
 func (ix *Index) ScoreTop(query []string, k int) []Hit {
 	return topHits(ix.hits(query, nil), k)
 }
 
 // ScoreTopWeighted is ScoreTop for a weighted query: term query[i] counts
-// weights[i] times its BM25 term score (a repeated term counts once, with its
-// first weight), so an expanded query can lean on the words it was given
-// less than on the words asked. Cost that of ScoreTop.
+// weights[i] (> 0) times its BM25 term score (a repeated term counts once,
+// with its first weight), so an expanded query can lean on the words it was
+// given less than on the words asked. Cost that of ScoreTop.
 func (ix *Index) ScoreTopWeighted(query []string, weights []float64, k int) []Hit {
 	if len(weights) != len(query) {
 		panic("lexical: one weight per query term")
@@ -241,33 +238,44 @@ func (ix *Index) ScoreTopWeighted(query []string, weights []float64, k int) []Hi
 	return topHits(ix.hits(query, weights), k)
 }
 
-// topHits orders the k best hits first (ScoreTop's order).
+// topHits puts the k best of hits (in doc order) first, in Score's order.
 func topHits(hits []Hit, k int) []Hit {
-	if k < len(hits) {
-		topk.Select(hits, k, hitBefore)
-		slices.SortFunc(hits[:k], compareHits)
-	} else {
-		slices.SortFunc(hits, compareHits)
+	if len(hits) < 2 {
+		return hits
 	}
-	return hits
+	scores := make([]float64, len(hits))
+	for i, h := range hits {
+		scores[i] = h.Score
+	}
+	// hits are in doc order, so ties by position are ties by doc.
+	order := topk.Floats(scores, nil, k)
+	out := make([]Hit, len(hits)+1) // a spare slot: every hit is written, then counted or not
+	taken := make([]bool, len(hits))
+	for i, j := range order {
+		out[i] = hits[j]
+		taken[j] = true
+	}
+	n := len(order)
+	for j, h := range hits {
+		out[n] = h
+		n += b2i(!taken[j])
+	}
+	return out[:len(hits)]
 }
 
-// compareHits orders hits best first, ties by smaller doc.
-func compareHits(a, b Hit) int {
-	switch {
-	case a.Score > b.Score:
-		return -1
-	case a.Score < b.Score:
-		return 1
+// b2i is 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	var i int
+	if b {
+		i = 1
 	}
-	return cmp.Compare(a.Doc, b.Doc)
+	return i
 }
 
-// hitBefore reports whether a ranks above b in compareHits' order.
-func hitBefore(a, b Hit) bool { return a.Score > b.Score || (a.Score == b.Score && a.Doc < b.Doc) }
-
-// hits scores every document holding a query term, in no particular order,
-// each term's score times its weight when weights is not nil.
+// hits scores every document holding a query term, in doc order (a document
+// holds a term of the query exactly when its score is above 0: every IDF and
+// weight is positive), each term's score times its weight when weights is
+// not nil.
 func (ix *Index) hits(query []string, weights []float64) []Hit {
 	if ix.docs == 0 {
 		return nil
@@ -275,8 +283,6 @@ func (ix *Index) hits(query []string, weights []float64) []Hit {
 	k1, b := ix.cfg.params()
 	avg := float64(ix.total) / float64(ix.docs)
 	acc := make([]float64, len(ix.lengths))
-	hit := make([]bool, len(ix.lengths))
-	var docs []int32
 	for qi, t := range query {
 		if slices.Contains(query[:qi], t) {
 			continue
@@ -293,14 +299,16 @@ func (ix *Index) hits(query []string, weights []float64) []Hit {
 			f := float64(x.tf)
 			norm := k1 * (1 - b + b*float64(ix.lengths[x.doc])/avg)
 			acc[x.doc] += idf * f * (k1 + 1) / (f + norm)
-			if !hit[x.doc] {
-				hit[x.doc] = true
-				docs = append(docs, x.doc)
-			}
 		}
 	}
-	hits := make([]Hit, len(docs))
-	for i, d := range docs {
+	docs := make([]int32, len(acc)+1)
+	n := 0
+	for d, v := range acc {
+		docs[n] = int32(d)
+		n += b2i(v > 0)
+	}
+	hits := make([]Hit, n)
+	for i, d := range docs[:n] {
 		hits[i] = Hit{int(d), acc[d]}
 	}
 	return hits

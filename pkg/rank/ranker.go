@@ -197,6 +197,12 @@ type Ranker struct {
 	// their first use (seriesPrefix).
 	seriesOnce  sync.Once
 	seriesNames map[string]bool
+	// keyID numbers the features (memory.ItemKey) of the catalog's items,
+	// and keyIDs holds each item's, so that the preference feature of a
+	// catalog item sums an array instead of hashing two strings per
+	// feature; built with keys (itemKeys).
+	keyID  map[memory.ItemKey]int32
+	keyIDs [][]int32
 }
 
 // New prepares a ranker: the BM25 statistics of the catalog's item texts and
@@ -292,8 +298,20 @@ func (r *Ranker) itemVectors() {
 func (r *Ranker) itemKeys(i int) []memory.ItemKey {
 	r.keysOnce.Do(func() {
 		r.keys = make([][]memory.ItemKey, r.cat.Len())
+		r.keyIDs = make([][]int32, r.cat.Len())
+		r.keyID = map[memory.ItemKey]int32{}
 		for k := range r.keys {
 			r.keys[k] = memory.ItemKeys(r.cat.MetaMap(k), nil)
+			ids := make([]int32, len(r.keys[k]))
+			for j, key := range r.keys[k] {
+				id, ok := r.keyID[key]
+				if !ok {
+					id = int32(len(r.keyID))
+					r.keyID[key] = id
+				}
+				ids[j] = id
+			}
+			r.keyIDs[k] = ids
 		}
 		r.keysBuilt.Store(true)
 	})
@@ -318,10 +336,13 @@ type context struct {
 	hasText bool
 	dense   bool // the user or the instruction has an embedding: items' are read
 	prefs   preferences
-	profQ   lexical.Query
-	profV   []float64
-	dislQ   lexical.Query
-	cats    []string
+	// prefByID is prefs by Ranker.keyID (0 where no chunk speaks of the
+	// key), for catalog items.
+	prefByID []float64
+	profQ    lexical.Query
+	profV    []float64
+	dislQ    lexical.Query
+	cats     []string
 }
 
 func (r *Ranker) prepare(u User, instruction string) *context {
@@ -369,6 +390,15 @@ func (r *Ranker) prepare(u User, instruction string) *context {
 			x.dislQ.Add(text.Keywords(e.Text), w)
 		}
 		w *= textDecay
+	}
+	if len(x.prefs) > 0 && r.cat.Len() > 0 {
+		r.itemKeys(0) // builds keyID
+		x.prefByID = make([]float64, len(r.keyID))
+		for k, v := range x.prefs {
+			if id, ok := r.keyID[k]; ok {
+				x.prefByID[id] = v
+			}
+		}
 	}
 	x.instrQ.Add(text.Keywords(instruction), 1)
 	if instruction != "" {
@@ -505,6 +535,9 @@ func (r *Ranker) features(x *context, c Candidate, ci int, keys []memory.ItemKey
 			cv = it.vec
 		}
 	} else {
+		// The text is read only here: a catalog item's is prepared once
+		// (r.items), and concatenating it for every candidate cost more
+		// than the rest of its features inside WebAssembly.
 		meta := c.Text
 		if ci >= 0 {
 			meta = r.cat.MetaText(ci) + " " + meta
@@ -534,7 +567,16 @@ func (r *Ranker) features(x *context, c Candidate, ci int, keys []memory.ItemKey
 		f[10] = cf.RecencyScore(r.cat.SeqScore, x.hist, ci, transDecay, transWindow) + float64(r.cat.SeqBias[ci])
 	}
 	if len(x.prefs) > 0 {
-		f[15] = x.prefs.match(keys)
+		if ci >= 0 && len(c.Meta) == 0 && len(x.cats) == 0 && x.prefByID != nil {
+			// x.prefs.match(r.itemKeys(ci)), by numbers.
+			s := 0.0
+			for _, id := range r.keyIDs[ci] {
+				s += x.prefByID[id]
+			}
+			f[15] = s
+		} else {
+			f[15] = x.prefs.match(keys)
+		}
 	}
 	f[16] = r.ix.Score(x.profQ, &d)
 	if d.Len() > 0 {
@@ -609,19 +651,36 @@ func (r *Ranker) Rank(u User, req Request) ([]Ranked, error) {
 		return nil, err
 	}
 	out := make([]Ranked, len(vecs))
+	// Every child's message is written into one buffer and sliced out of
+	// one string: a concatenation per message allocates, which costs
+	// inside WebAssembly. ends[i] closes message i.
+	var msgs []byte
+	var ends []int
+	children := make([]Explanation, 0, len(vecs)*len(Features))
 	for k, v := range vecs {
 		ex := Explanation{Message: "sum of feature × weight (weights in Weights)"}
+		first := len(children)
 		for f, name := range Features {
 			c := float64(r.ws[f] * v[f]) // rounded before the sum: no fused multiply-add on any host
 			ex.Value += c
 			if c == 0 {
 				continue
 			}
-			ex.Children = append(ex.Children, Explanation{Value: round6(c),
-				Message: name + " = " + strconv.FormatFloat(v[f], 'g', 4, 64)})
+			msgs = append(append(msgs, name...), " = "...)
+			msgs = strconv.AppendFloat(msgs, v[f], 'g', 4, 64)
+			ends = append(ends, len(msgs))
+			children = append(children, Explanation{Value: round6(c)})
+		}
+		if len(children) > first {
+			ex.Children = children[first:len(children):len(children)]
 		}
 		ex.Value = round6(ex.Value)
 		out[k] = Ranked{ID: req.Candidates[k].ID, Score: ex.Value, Explanation: ex}
+	}
+	all, start := string(msgs), 0
+	for i, end := range ends {
+		children[i].Message = all[start:end]
+		start = end
 	}
 	r.steer(u, req, out)
 	if req.Intent != nil {

@@ -100,8 +100,8 @@ func (s *Store) features(r *retrieval, c *candidate) {
 		if o == nil {
 			continue
 		}
-		x[8] = max(x[8], div(r.bm25[o.pos], r.maxBM25))
-		x[9] = max(x[9], r.dense[o.pos])
+		x[8] = larger(x[8], div(r.bm25[o.pos], r.maxBM25))
+		x[9] = larger(x[9], r.dense[o.pos])
 	}
 	if e.spk >= 0 && r.named[e.spk] {
 		x[10] = 1
@@ -178,14 +178,14 @@ func (s *Store) features(r *retrieval, c *candidate) {
 		}
 		f := rr(r.fusedRank, o.pos, 10)
 		if d < 2 {
-			x[32] = max(x[32], div(r.bm25[o.pos], r.maxBM25))
-			x[34] = max(x[34], f)
+			x[32] = larger(x[32], div(r.bm25[o.pos], r.maxBM25))
+			x[34] = larger(x[34], f)
 			if o.hasQMark {
-				x[37] = max(x[37], f)
+				x[37] = larger(x[37], f)
 			}
 		} else {
-			x[33] = max(x[33], div(r.bm25[o.pos], r.maxBM25))
-			x[36] = max(x[36], f)
+			x[33] = larger(x[33], div(r.bm25[o.pos], r.maxBM25))
+			x[36] = larger(x[36], f)
 		}
 	}
 	x[35] = r.q.dateMatch(e)

@@ -209,21 +209,23 @@ func (v *Values) UnmarshalJSON(b []byte) error {
 // builds it and UnmarshalJSON sorts it; a Values built by hand out of order
 // encodes in that order).
 func appendValues(b []byte, v Values, html bool) ([]byte, error) {
-	b = append(b, '{')
-	for i, x := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
+	// The keys (pre-encoded for features) and numbers laid side by side,
+	// then written in one call (jsonenc.AppendFields).
+	var kb [64][]byte
+	var vb [64]float64
+	keys, vals := kb[:0], vb[:0]
+	for _, x := range v {
 		if x.feature > 0 {
-			b = append(b, featureKeys[x.feature-1]...)
+			keys = append(keys, featureKeys[x.feature-1])
 		} else {
-			b = jsonenc.AppendStringHTML(b, x.Name, html)
-			b = append(b, ':')
+			keys = append(keys, append(jsonenc.AppendStringHTML(nil, x.Name, html), ':'))
 		}
-		var err error
-		if b, err = jsonenc.AppendFloat(b, x.Value); err != nil {
-			return nil, err
-		}
+		vals = append(vals, x.Value)
+	}
+	b = append(b, '{')
+	b, err := jsonenc.AppendFields(b, keys, vals)
+	if err != nil {
+		return nil, err
 	}
 	return append(b, '}'), nil
 }

@@ -1,7 +1,6 @@
 package slate
 
 import (
-	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -9,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/recmem/recmem/pkg/topk"
 )
 
 // Model is a linear ranker over named features, each standardized:
@@ -33,6 +34,7 @@ type Model struct {
 	byName   []int   // positions in Features, in order of name (explanations list them so)
 	nodes    []node  // a gbdt's trees flattened by Validate (nil: use Trees)
 	roots    []int32 // each tree's root in nodes
+	heap     *heapTrees
 }
 
 // Validate checks the model's shape and binds its features to FeatureNames.
@@ -147,8 +149,18 @@ func (m *Model) Score(x []float64) float64 {
 		}
 		return s
 	}
-	for i, j := range m.idx {
-		s += m.Weights[i] * (x[j] - m.Mean[i]) / m.Scale[i]
+	// Four terms per loop iteration (Go's WebAssembly pays a dispatch per
+	// iteration), summed in the same order.
+	idx, w, mean, scale := m.idx, m.Weights, m.Mean, m.Scale
+	i := 0
+	for ; i+4 <= len(idx); i += 4 {
+		s += w[i] * (x[idx[i]] - mean[i]) / scale[i]
+		s += w[i+1] * (x[idx[i+1]] - mean[i+1]) / scale[i+1]
+		s += w[i+2] * (x[idx[i+2]] - mean[i+2]) / scale[i+2]
+		s += w[i+3] * (x[idx[i+3]] - mean[i+3]) / scale[i+3]
+	}
+	for ; i < len(idx); i++ {
+		s += w[i] * (x[idx[i]] - mean[i]) / scale[i]
 	}
 	return s
 }
@@ -160,6 +172,13 @@ func (m *Model) Score(x []float64) float64 {
 // O(parts · n log n) plus the parts' scoring.
 func (m *Model) ScoreAll(xs [][]float64, keys []int) []float64 {
 	out := make([]float64, len(xs))
+	if m.Kind == "gbdt" && m.heap != nil {
+		for i := range out {
+			out[i] = m.Bias
+		}
+		m.heap.addAll(xs, out)
+		return out
+	}
 	if m.Kind == "gbdt" && m.nodes != nil {
 		// Tree by tree over all candidates (each candidate's sum in tree
 		// order, as Score), so that candidates' walks overlap in the CPU.
@@ -191,23 +210,15 @@ func (m *Model) scoreParts(xs [][]float64, keys []int) ([]float64, [][]float64) 
 	}
 	out := make([]float64, len(xs))
 	parts := make([][]float64, len(m.Parts))
-	idx := make([]int, len(xs))
+	ties := make([]int32, len(keys))
+	for i, k := range keys {
+		ties[i] = int32(k)
+	}
 	for pi := range m.Parts {
 		sc := m.Parts[pi].ScoreAll(xs, keys)
 		parts[pi] = sc
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortFunc(idx, func(i, j int) int {
-			switch {
-			case sc[i] > sc[j]:
-				return -1
-			case sc[i] < sc[j]:
-				return 1
-			}
-			return cmp.Compare(keys[i], keys[j])
-		})
-		for r, i := range idx {
+		// By score, best first, ties by key.
+		for r, i := range topk.Floats(sc, ties, len(sc)) {
 			out[i] += 1 / float64(10+r)
 		}
 	}

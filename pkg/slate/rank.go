@@ -24,28 +24,18 @@ func before(a, b scored) bool {
 
 // rankOrder returns the positions of the k best scores among subset (every
 // unit when nil), best first, ties in store order: the first k of the full
-// ranking. Cost O(m + k log k) expected for m positions, O(m log m) at worst.
+// ranking. Cost O(m) expected for m positions (topk.Floats).
 func rankOrder(score []float64, subset []int32, k int) []int32 {
-	var xs []scored
 	if subset == nil {
-		xs = make([]scored, len(score))
-		for i, v := range score {
-			xs[i] = scored{v, int32(i)}
-		}
-	} else {
-		xs = make([]scored, len(subset))
-		for i, p := range subset {
-			xs[i] = scored{score[p], p}
-		}
+		return topk.Floats(score, nil, k)
 	}
-	if k < len(xs) {
-		topk.Select(xs, k, before)
-		xs = xs[:k]
+	vals := make([]float64, len(subset))
+	for i, p := range subset {
+		vals[i] = score[p]
 	}
-	topk.Sort(xs, before)
-	out := make([]int32, len(xs))
-	for i, x := range xs {
-		out[i] = x.pos
+	out := topk.Floats(vals, subset, k)
+	for i, q := range out {
+		out[i] = subset[q]
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/recmem/recmem/pkg/lexical"
 	"github.com/recmem/recmem/pkg/text"
+	"github.com/recmem/recmem/pkg/topk"
 	"github.com/recmem/recmem/pkg/vector"
 )
 
@@ -115,14 +116,15 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 	if len(hitPos) > 0 {
 		r.maxBM25 = hitScore[0]
 	}
+	s.timer.Mark("bm25")
 	qv := s.table.Sentence(q.content)
-	for i, e := range s.entries {
-		r.dense[i] = vector.Dot(qv, e.vec)
-	}
+	s.flat.cosines(r.dense, qv)
+	s.timer.Mark("dense")
 	denseOrder := rankOrder(r.dense, nil, depth)
 	for i, p := range denseOrder {
 		r.denseRank[p] = int32(i)
 	}
+	s.timer.Mark("lists")
 	for i, h := range s.sessionHits(q.terms) {
 		p := s.sessKey[h.Doc].pos
 		r.sess[p] = h.Score
@@ -131,6 +133,7 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 			r.maxSess = h.Score
 		}
 	}
+	s.timer.Mark("sessions")
 	// First hop: reciprocal rank fusion of BM25 and dense.
 	for i, p := range hitPos[:min(depth, len(hitPos))] {
 		fused[p] += 1.0 / float64(rrfK+i+1)
@@ -140,6 +143,7 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 	}
 	if !full {
 		r.fused = s.atPositions(rankOrder(fused, nil, depth))
+		s.timer.Mark("lists")
 		return r
 	}
 	r.qIDF = make([]float64, len(q.terms))
@@ -149,25 +153,27 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 	// Word alignment over every unit, as a third list; with a speaker named
 	// in the question, that speaker's units ranked by alignment as a fourth.
 	r.maxsim, r.cos = s.maxSims(q)
+	s.timer.Mark("maxsim")
 	r.maxsimRank = ranks(n)
 	for i, p := range rankOrder(r.maxsim, nil, depth) {
 		fused[p] += 1.0 / float64(rrfK+i+1)
 		r.maxsimRank[p] = int32(i)
 	}
+	s.timer.Mark("lists")
 	r.sessDense = make([]float64, ns)
 	r.sessMaxsim = make([]float64, ns)
 	for i, ss := range s.sessions {
 		r.sessDense[i] = vector.Dot(qv, ss.mean)
 	}
-	for i, e := range s.entries {
-		p := e.s.pos
-		r.sessMaxsim[p] = max(r.sessMaxsim[p], r.maxsim[i])
+	for i, p := range s.flat.sess[:n] {
+		r.sessMaxsim[p] = larger(r.sessMaxsim[p], r.maxsim[i])
 	}
+	s.timer.Mark("sessions")
 	r.named, r.nNamed = s.named(q)
 	if r.nNamed > 0 {
 		var own []int32
-		for i, e := range s.entries {
-			if e.spk >= 0 && r.named[e.spk] {
+		for i, spk := range s.flat.spk[:n] {
+			if spk >= 0 && r.named[spk] {
 				own = append(own, int32(i))
 			}
 		}
@@ -177,6 +183,7 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 			r.ownRank[p] = int32(i)
 		}
 	}
+	s.timer.Mark("speaker")
 	// Word-vector expansion: each query word's nearest table words.
 	r.expandRank = ranks(n)
 	if exp := s.neighbourExpansion(q); len(exp) > len(q.terms) {
@@ -193,6 +200,7 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 			fused[p] += expandWeight / float64(rrfK+i+1)
 		}
 	}
+	s.timer.Mark("expansion")
 	// Second hop: the query expanded with the rarest terms of the first hop's
 	// best units, fused in with a lower weight.
 	if exp := s.expand(q, s.atPositions(rankOrder(fused, nil, hopUnits))); len(exp) > 0 {
@@ -202,6 +210,7 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 			fused[p] += hopWeight / float64(rrfK+i+1)
 		}
 	}
+	s.timer.Mark("hop2")
 	s.speakerPrior(r, fused)
 	order := rankOrder(fused, nil, depth)
 	r.fused = s.atPositions(order)
@@ -209,8 +218,10 @@ func (s *Store) retrieve(q *query, full bool, pool int) *retrieval {
 	for i, p := range order {
 		r.fusedRank[p] = int32(i)
 	}
+	s.timer.Mark("lists")
 	s.feedback(r)
 	s.nearWords(r)
+	s.timer.Mark("hops")
 	return r
 }
 
@@ -227,11 +238,11 @@ func (s *Store) atPositions(ps []int32) []*entry {
 // over the query's content words and the unit's words, weighted by IDF + 0.1),
 // by unit position, bit for bit. Each distinct query word is compared with
 // each store word once, into a table with one row of cosines per store word
-// (padded to a multiple of 4 with -Inf); a unit then takes, for each query
-// word, the best cosine among its distinct words, four query words at a time
-// in registers. Cost O(vocabulary · distinct query words · dim + words of all
-// units · distinct query words). The table of cosines is returned too, for
-// the near-words hop.
+// (padded to 4 or a multiple of 8 with columns no sum reads); a unit then
+// takes, for each query word, the best cosine among its distinct words, up
+// to eight query words at a time in registers. Cost O(vocabulary · distinct
+// query words · dim + words of all units · distinct query words). The table
+// of cosines is returned too, for the near-words hop.
 func (s *Store) maxSims(q *query) ([]float64, wordCosines) {
 	out := make([]float64, len(s.entries))
 	nq := len(q.content)
@@ -256,70 +267,36 @@ func (s *Store) maxSims(q *query) ([]float64, wordCosines) {
 		return out, wordCosines{}
 	}
 	nd := len(distinct)
-	w4 := (nd + 3) &^ 3 // row width
+	// Row width: 4 columns for up to four distinct words, else a multiple
+	// of 8, so that a unit's words are read once per 8 columns.
+	w4 := 4
+	if nd > 4 {
+		w4 = (nd + 7) &^ 7
+	}
 	dim := s.table.Dim()
 	// The query words' vectors, interleaved four at a time: qt[g·dim + 4k + j]
-	// is component k of distinct word g+j (zero for the padding words).
+	// is component k of distinct word g+j (zero for the padding words, whose
+	// columns no unit's sum reads).
 	qt := make([]float64, w4*dim)
-	qv := make([][]float64, nd)
 	for j, w := range distinct {
 		v, _ := s.table.Word(w)
 		g, jj := j&^3, j&3
-		qv[j] = make([]float64, dim)
 		for k, x := range v {
 			qt[g*dim+4*k+jj] = float64(x)
-			qv[j][k] = float64(x)
 		}
-	}
-	// Full groups of four words, and a last group of three padded to four;
-	// one or two words left over go one at a time (vector.Dot64).
-	groups := nd &^ 3
-	if nd-groups == 3 {
-		groups = w4
 	}
 	// Row id holds vector.Dot of each query word with store word id: the
 	// same products summed in the same order, four words per pass.
-	sims := make([]float64, len(s.lex.word)*w4)
 	nw := len(s.lex.word)
-	// Two store words at a time: each query word's four components are
-	// loaded once for both, and the loop runs half as often (eight sums in
-	// registers). Each sum is still one word pair's products in index order.
+	sims := make([]float64, nw*w4)
 	id := 0
-	for ; id+2 <= nw; id += 2 {
-		wv := s.lex.wordVec[id*dim : (id+2)*dim : (id+2)*dim]
-		wa, wb := wv[:dim:dim], wv[dim:]
-		ra := sims[id*w4 : (id+1)*w4 : (id+1)*w4]
-		rb := sims[(id+1)*w4 : (id+2)*w4 : (id+2)*w4]
-		for g := 0; g < groups; g += 4 {
-			qg := qt[g*dim : (g+4)*dim : (g+4)*dim]
-			var a0, a1, a2, a3, b0, b1, b2, b3 float64
-			for k, x := range wa {
-				y := wb[k]
-				q := qg[4*k : 4*k+4 : 4*k+4]
-				a0 += q[0] * x
-				a1 += q[1] * x
-				a2 += q[2] * x
-				a3 += q[3] * x
-				b0 += q[0] * y
-				b1 += q[1] * y
-				b2 += q[2] * y
-				b3 += q[3] * y
-			}
-			ra[g], ra[g+1], ra[g+2], ra[g+3] = a0, a1, a2, a3
-			rb[g], rb[g+1], rb[g+2], rb[g+3] = b0, b1, b2, b3
-		}
-		for j := groups; j < nd; j++ {
-			ra[j] = vector.Dot64(qv[j], wa)
-			rb[j] = vector.Dot64(qv[j], wb)
-		}
-		for j := nd; j < w4; j++ {
-			ra[j], rb[j] = math.Inf(-1), math.Inf(-1)
-		}
+	if dim == simDim {
+		id = simTable32(sims, s.lex.wordVec, qt)
 	}
 	for ; id < nw; id++ {
 		wv := s.lex.wordVec[id*dim : (id+1)*dim : (id+1)*dim]
 		row := sims[id*w4 : (id+1)*w4 : (id+1)*w4]
-		for g := 0; g < groups; g += 4 {
+		for g := 0; g < w4; g += 4 {
 			qg := qt[g*dim : (g+4)*dim : (g+4)*dim]
 			var a0, a1, a2, a3 float64
 			for k, x := range wv {
@@ -331,29 +308,47 @@ func (s *Store) maxSims(q *query) ([]float64, wordCosines) {
 			}
 			row[g], row[g+1], row[g+2], row[g+3] = a0, a1, a2, a3
 		}
-		for j := groups; j < nd; j++ {
-			row[j] = vector.Dot64(qv[j], wv)
-		}
-		for j := nd; j < w4; j++ {
-			row[j] = math.Inf(-1)
-		}
+	}
+	// The running maxima run on order keys (orderKey), which Go's
+	// WebAssembly compares and picks without a branch.
+	keys := make([]int64, len(sims))
+	for i, x := range sims {
+		keys[i] = orderKey(x)
 	}
 	best := make([]float64, w4)
-	for p, e := range s.entries {
-		if len(e.uwids) == 0 {
+	inf := orderKey(math.Inf(-1))
+	for p := range out {
+		ids := s.flat.words(p)
+		if len(ids) == 0 {
 			continue
 		}
-		for g := 0; g < w4; g += 4 {
-			b0, b1, b2, b3 := math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)
-			for _, id := range e.uwids {
-				o := int(id)*w4 + g
-				row := sims[o : o+4 : o+4]
-				b0 = larger(b0, row[0])
-				b1 = larger(b1, row[1])
-				b2 = larger(b2, row[2])
-				b3 = larger(b3, row[3])
+		if w4 == 4 {
+			b0, b1, b2, b3 := inf, inf, inf, inf
+			for _, id := range ids {
+				row := (*[4]int64)(keys[int(id)*4:])
+				b0 = keyMax(b0, row[0])
+				b1 = keyMax(b1, row[1])
+				b2 = keyMax(b2, row[2])
+				b3 = keyMax(b3, row[3])
 			}
-			best[g], best[g+1], best[g+2], best[g+3] = b0, b1, b2, b3
+			best[0], best[1], best[2], best[3] = fromOrderKey(b0), fromOrderKey(b1), fromOrderKey(b2), fromOrderKey(b3)
+		} else {
+			for g := 0; g < w4; g += 8 {
+				b0, b1, b2, b3, b4, b5, b6, b7 := inf, inf, inf, inf, inf, inf, inf, inf
+				for _, id := range ids {
+					row := (*[8]int64)(keys[int(id)*w4+g:])
+					b0 = keyMax(b0, row[0])
+					b1 = keyMax(b1, row[1])
+					b2 = keyMax(b2, row[2])
+					b3 = keyMax(b3, row[3])
+					b4 = keyMax(b4, row[4])
+					b5 = keyMax(b5, row[5])
+					b6 = keyMax(b6, row[6])
+					b7 = keyMax(b7, row[7])
+				}
+				best[g], best[g+1], best[g+2], best[g+3] = fromOrderKey(b0), fromOrderKey(b1), fromOrderKey(b2), fromOrderKey(b3)
+				best[g+4], best[g+5], best[g+6], best[g+7] = fromOrderKey(b4), fromOrderKey(b5), fromOrderKey(b6), fromOrderKey(b7)
+			}
 		}
 		var sum float64
 		for i, j := range slot {
@@ -365,33 +360,30 @@ func (s *Store) maxSims(q *query) ([]float64, wordCosines) {
 }
 
 // expand returns the query's terms plus the hopTerms terms of highest IDF
-// among the first hop's hopUnits best units that the query lacks.
+// among the first hop's hopUnits best units that the query lacks (ties in
+// the order the units hold them).
 func (s *Store) expand(q *query, first []*entry) []string {
-	have := map[string]bool{}
-	for _, t := range q.terms {
-		have[t] = true
-	}
-	type tw struct {
-		t   string
-		idf float64
-	}
-	var cand []tw
+	var ids []int32
+	var idfs []float64
 	for i := 0; i < hopUnits && i < len(first); i++ {
 		for _, id := range first[i].tids {
-			t := s.lex.term[id]
-			if !have[t] {
-				have[t] = true
-				cand = append(cand, tw{t, s.units.IDF(t)})
+			if slices.Contains(ids, id) {
+				continue
 			}
+			t := s.lex.term[id]
+			if slices.Contains(q.terms, t) {
+				continue
+			}
+			ids = append(ids, id)
+			idfs = append(idfs, s.units.IDF(t))
 		}
 	}
-	if len(cand) == 0 {
+	if len(ids) == 0 {
 		return nil
 	}
-	sort.SliceStable(cand, func(i, j int) bool { return cand[i].idf > cand[j].idf })
 	out := append([]string(nil), q.terms...)
-	for i := 0; i < hopTerms && i < len(cand); i++ {
-		out = append(out, cand[i].t)
+	for _, j := range topk.Floats(idfs, nil, hopTerms) {
+		out = append(out, s.lex.term[ids[j]])
 	}
 	return out
 }
@@ -430,6 +422,7 @@ func (s *Store) pool(r *retrieval, n int, withFeatures bool) []*candidate {
 			add(c)
 		})
 	}
+	s.timer.Mark("pool")
 	if !withFeatures {
 		return out
 	}
@@ -438,6 +431,7 @@ func (s *Store) pool(r *retrieval, n int, withFeatures bool) []*candidate {
 		c.x = xs[i*len(FeatureNames) : (i+1)*len(FeatureNames) : (i+1)*len(FeatureNames)]
 		s.features(r, c)
 	}
+	s.timer.Mark("features")
 	return out
 }
 
@@ -513,4 +507,82 @@ func (s *Store) sessionHits(terms []string) []lexical.Hit {
 		i = j
 	}
 	return hits
+}
+
+// simDim is the dimension of the embedded table, which word alignment's
+// table of cosines computes with its loops written out (simTable32).
+const simDim = 32
+
+// simTable32 fills the rows of sims (w4 = len(sims)/words wide, a multiple
+// of 4) for the store words of wordVec two at a time, with the cosines of
+// the w4 query words that qt interleaves four at a time (as maxSims lays
+// them out), and returns how many words it filled (all but an odd last
+// one). Each cosine is the same products summed in the same order as
+// vector.Dot64, so the values are the same bits; the dimension is a
+// constant, so the loop over components runs four at a time without bounds
+// checks, which Go's WebAssembly needs (every loop iteration there is a
+// branch through the function's dispatch table). Cost O(words · w4 · 32).
+func simTable32(sims, wordVec, qt []float64) int {
+	const dim = simDim
+	nw := len(wordVec) / dim
+	if nw == 0 {
+		return 0
+	}
+	w4 := len(sims) / nw
+	id := 0
+	for ; id+2 <= nw; id += 2 {
+		xa := (*[dim]float64)(wordVec[id*dim:])
+		xb := (*[dim]float64)(wordVec[(id+1)*dim:])
+		ra := sims[id*w4 : (id+1)*w4 : (id+1)*w4]
+		rb := sims[(id+1)*w4 : (id+2)*w4 : (id+2)*w4]
+		for g := 0; g+4 <= w4; g += 4 {
+			q := (*[4 * dim]float64)(qt[g*dim:])
+			var a0, a1, a2, a3, b0, b1, b2, b3 float64
+			for k := 0; k < dim; k += 4 {
+				x, y := xa[k], xb[k]
+				q0, q1, q2, q3 := q[4*k], q[4*k+1], q[4*k+2], q[4*k+3]
+				a0 += q0 * x
+				a1 += q1 * x
+				a2 += q2 * x
+				a3 += q3 * x
+				b0 += q0 * y
+				b1 += q1 * y
+				b2 += q2 * y
+				b3 += q3 * y
+				x, y = xa[k+1], xb[k+1]
+				q0, q1, q2, q3 = q[4*k+4], q[4*k+5], q[4*k+6], q[4*k+7]
+				a0 += q0 * x
+				a1 += q1 * x
+				a2 += q2 * x
+				a3 += q3 * x
+				b0 += q0 * y
+				b1 += q1 * y
+				b2 += q2 * y
+				b3 += q3 * y
+				x, y = xa[k+2], xb[k+2]
+				q0, q1, q2, q3 = q[4*k+8], q[4*k+9], q[4*k+10], q[4*k+11]
+				a0 += q0 * x
+				a1 += q1 * x
+				a2 += q2 * x
+				a3 += q3 * x
+				b0 += q0 * y
+				b1 += q1 * y
+				b2 += q2 * y
+				b3 += q3 * y
+				x, y = xa[k+3], xb[k+3]
+				q0, q1, q2, q3 = q[4*k+12], q[4*k+13], q[4*k+14], q[4*k+15]
+				a0 += q0 * x
+				a1 += q1 * x
+				a2 += q2 * x
+				a3 += q3 * x
+				b0 += q0 * y
+				b1 += q1 * y
+				b2 += q2 * y
+				b3 += q3 * y
+			}
+			ra[g], ra[g+1], ra[g+2], ra[g+3] = a0, a1, a2, a3
+			rb[g], rb[g+1], rb[g+2], rb[g+3] = b0, b1, b2, b3
+		}
+	}
+	return id
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/recmem/recmem/pkg/topk"
 )
 
 // Defaults of a Request.
@@ -157,6 +159,7 @@ func (s *Store) Select(req Request) (*Result, error) {
 		return res, nil
 	}
 	q := analyse(s, req.Query, at)
+	s.timer.Mark("analyse")
 	r := s.retrieve(q, ranker == "learned", n)
 	cands := s.pool(r, n, ranker == "learned")
 	res.Pool = len(cands)
@@ -186,6 +189,7 @@ func (s *Store) Select(req Request) (*Result, error) {
 				}
 			}
 		}
+		s.timer.Mark("model")
 		lin = m
 		for p := range m.Parts {
 			if m.Parts[p].Kind == "linear" {
@@ -207,15 +211,7 @@ func (s *Store) Select(req Request) (*Result, error) {
 	case "adaptive_k":
 		cands = adaptiveK(s.allScored(func(e *entry) (float64, bool) { return r.dense[e.pos], true }), n)
 	}
-	slices.SortStableFunc(cands, func(a, b *candidate) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return cmp.Compare(a.e.key, b.e.key)
-	})
+	cands = byScore(cands)
 	type pick struct {
 		c    *candidate
 		rank int
@@ -237,6 +233,7 @@ func (s *Store) Select(req Request) (*Result, error) {
 		}
 		return cmp.Compare(a.c.e.key, b.c.e.key)
 	})
+	s.timer.Mark("fill")
 	res.Units = make([]Chosen, len(picks))
 	for k, p := range picks {
 		c := p.c
@@ -278,7 +275,24 @@ func (s *Store) Select(req Request) (*Result, error) {
 		}
 		ch.Why = s.why(r, c, p.rank, len(cands), ch.Matched, ranker, ch.Contributions)
 	}
+	s.timer.Mark("explain")
 	return res, nil
+}
+
+// byScore orders candidates by score, best first, ties by insertion (the
+// entries' keys): topk.Floats, whose comparisons are integer, not function
+// calls. Scores are never NaN. O(candidates).
+func byScore(cs []*candidate) []*candidate {
+	scores := make([]float64, len(cs))
+	keys := make([]int32, len(cs))
+	for i, c := range cs {
+		scores[i], keys[i] = c.score, int32(c.e.key)
+	}
+	out := make([]*candidate, len(cs))
+	for i, j := range topk.Floats(scores, keys, len(cs)) {
+		out[i] = cs[j]
+	}
+	return out
 }
 
 func retrieved(cs []*candidate) []*candidate {
@@ -336,12 +350,17 @@ func adaptiveK(cs []*candidate, n int) []*candidate {
 	return cs[:k]
 }
 
+// round6 is x rounded to six decimals (math.Round(x·1e6)/1e6), 0 for a NaN
+// or an infinity, and never -0 (a value that rounds to zero from below is
+// written "0"). It rounds with math.Trunc, which WebAssembly has as one
+// instruction, and the half-away step picked without a branch, so that it
+// inlines: a call costs more than the rounding inside Go's WebAssembly.
+// y - Trunc(y) is exact, so the result is math.Round's, bit for bit.
 func round6(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
+	if x != x || math.IsInf(x, 0) {
 		return 0
 	}
-	if r := math.Round(x*1e6) / 1e6; r != 0 {
-		return r
-	}
-	return 0 // never -0: a value that rounds to zero from below is written "0"
+	y := x * 1e6
+	t := math.Trunc(y)
+	return (t+math.Copysign(float64(b2i(math.Abs(y-t) >= 0.5)), y))/1e6 + 0
 }

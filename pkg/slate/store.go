@@ -2,10 +2,10 @@ package slate
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -13,6 +13,7 @@ import (
 	"github.com/recmem/recmem/pkg/ident"
 	"github.com/recmem/recmem/pkg/jsonenc"
 	"github.com/recmem/recmem/pkg/lexical"
+	"github.com/recmem/recmem/pkg/phase"
 	"github.com/recmem/recmem/pkg/text"
 	"github.com/recmem/recmem/pkg/vector"
 )
@@ -64,7 +65,16 @@ type Store struct {
 	// sessOrder holds the sessions' positions in time, by session position
 	// (sessionPositions), recomputed after every change.
 	sessOrder []float64
+	// timer, when set (SetTimer), times the phases of Add and Select.
+	timer *phase.Timer
+	// flat holds, by unit position, what the loops over every unit read,
+	// in arrays instead of behind each unit's pointers (flat.go).
+	flat flat
 }
+
+// SetTimer makes Add and Select mark their phases on t (nil: none, the
+// default). A host's engine sets it around one call.
+func (s *Store) SetTimer(t *phase.Timer) { s.timer = t }
 
 type entry struct {
 	// u is the unit. A unit read from a binary state has no Text until it
@@ -140,10 +150,12 @@ func (s *Store) Add(units []Unit) error {
 		}
 		seen[u.ID] = true
 	}
+	s.timer.Mark("validate")
 	for _, u := range units {
 		s.add(u)
 	}
 	s.refresh()
+	s.timer.Mark("refresh")
 	return nil
 }
 
@@ -159,7 +171,9 @@ func (s *Store) add(u Unit) {
 	// The unit's ids are gathered in the store's scratch buffers, then
 	// copied out at their exact size: no garbage per token, no spare room.
 	sc := &s.scratch
+	s.timer.Mark("unit")
 	sc.toks = s.lex.tokenize(u.Text, sc.toks[:0], s.table)
+	s.timer.Mark("tokenize")
 	sc.tids, sc.uwids = sc.tids[:0], sc.uwids[:0]
 	dim := s.table.Dim()
 	acc := make([]float64, dim)
@@ -181,7 +195,8 @@ func (s *Store) add(u Unit) {
 		}
 	}
 	e.toks, e.tids, e.uwids = slices.Clone(sc.toks), slices.Clone(sc.tids), slices.Clone(sc.uwids)
-	e.vec = s.table.Finish(acc)                             // s.table.Sentence of the content words, from their rows
+	e.vec = s.table.Finish(acc) // s.table.Sentence of the content words, from their rows
+	s.timer.Mark("words")
 	e.tokens = (utf8.RuneCountInString(u.Render()) + 3) / 4 // Unit.Tokens
 	e.question = strings.HasSuffix(strings.TrimSpace(u.Text), "?")
 	if u.Speaker != "" {
@@ -203,18 +218,22 @@ func (s *Store) add(u Unit) {
 		s.sess[u.Session] = ss
 		s.sessions = append(s.sessions, ss)
 		s.sessKey = append(s.sessKey, ss)
+		// The sessions' order in time changes only with a new session (or
+		// a removal): a unit added to a session leaves its first unit.
+		s.sessOrder = nil
 	}
 	e.s = ss
 	e.sidx = len(ss.entries)
 	ss.entries = append(ss.entries, e)
 	ss.mean = nil
-	s.sessOrder = nil
 	s.entries = append(s.entries, e)
 	s.byKey = append(s.byKey, e)
 	s.byID[u.ID] = e
+	s.timer.Mark("unit")
 	terms := s.terms(e)
 	s.units.Add(e.key, terms)
 	s.sessIx.Add(ss.key, terms)
+	s.timer.Mark("index")
 }
 
 // terms returns e's index terms. Cost O(terms), one allocation.
@@ -297,6 +316,9 @@ func (s *Store) remove(drop func(*entry) bool) int {
 	}
 	s.entries = kept
 	if n > 0 {
+		s.flat.reset() // positions moved: rebuilt by refresh
+	}
+	if n > 0 {
 		live := s.sessions[:0]
 		for _, ss := range s.sessions {
 			if len(ss.entries) > 0 {
@@ -312,16 +334,19 @@ func (s *Store) remove(drop func(*entry) bool) int {
 	return n
 }
 
-// refresh recomputes the per-session caches that a change made stale, so that
-// Select only reads the store.
+// refresh recomputes the per-session caches that a change made stale, and
+// brings the flat arrays up to date, so that Select only reads the store.
 func (s *Store) refresh() {
 	s.written = nil
+	s.extendFlat()
 	for _, ss := range s.sessions {
 		if ss.mean == nil {
 			ss.mean = s.sessionMean(ss)
 		}
 	}
-	s.sessOrder = s.sessionPositions()
+	if s.sessOrder == nil {
+		s.sessOrder = s.sessionPositions()
+	}
 }
 
 // neighbours returns the units just before and after e in its session (nil
@@ -371,8 +396,8 @@ func (s *Store) sessionPositions() []float64 {
 		ss[i] = st{i, x.entries[0].time, x.entries[0].key}
 	}
 	// In the order of the sessions' first units in the store, then stable by time.
-	sort.Slice(ss, func(i, j int) bool { return ss[i].key < ss[j].key })
-	sort.SliceStable(ss, func(i, j int) bool { return ss[i].time < ss[j].time })
+	slices.SortFunc(ss, func(a, b st) int { return cmp.Compare(a.key, b.key) })
+	slices.SortStableFunc(ss, func(a, b st) int { return cmp.Compare(a.time, b.time) })
 	out := make([]float64, len(ss))
 	for i, x := range ss {
 		if len(ss) > 1 {

@@ -1,10 +1,11 @@
 package slate
 
 import (
-	"bytes"
 	"unicode/utf8"
 
 	"github.com/valyala/fastjson"
+
+	"github.com/recmem/recmem/pkg/jsonenc"
 )
 
 // parsers are reused across calls: a fastjson.Parser keeps its buffers.
@@ -17,13 +18,16 @@ var unitFields = [...]string{"id", "session", "date", "time", "speaker", "text",
 // inside WebAssembly than natively: b is a JSON array of units (key "") or
 // an object whose only member, key, holds one. It takes only the plain
 // shape, where its result is by construction the one encoding/json gives
-// with unknown fields refused: valid JSON, no \u escape, objects whose keys
-// are distinct, spelled exactly as Unit's fields, and whose values are
-// strings of valid UTF-8. For any other input ok is false, and the caller
-// decodes with encoding/json, which decodes it or names what is wrong.
-// O(len(b)).
+// with unknown fields refused: valid JSON (no control character inside a
+// string, which fastjson does not check), no \u escape of a surrogate
+// (which the two decoders may read differently when unpaired; any other
+// \u escape, such as the \u0026 json.Marshal writes for &, reads the same),
+// objects whose keys are distinct, spelled exactly as Unit's fields, and
+// whose values are strings of valid UTF-8. For any other input ok is false,
+// and the caller decodes with encoding/json, which decodes it or names what
+// is wrong. O(len(b)).
 func ParseUnits(input []byte, key string) (units []Unit, ok bool) {
-	if bytes.Contains(input, []byte(`\u`)) || fastjson.ValidateBytes(input) != nil {
+	if !jsonenc.ReadsAlike(input) || fastjson.ValidateBytes(input) != nil {
 		return nil, false
 	}
 	p := parsers.Get()

@@ -18,7 +18,11 @@ func TestParseUnitsArray(t *testing.T) {
 		{`[]`, true},
 		{`[{"id":"u1","session":"s1","text":"x","extra":1}]`, false},
 		{`[{"Id":"u1","session":"s1","text":"x"}]`, false},
-		{`[{"id":"u1","session":"s1","text":"\u00e9"}]`, false},
+		{`[{"id":"u1","session":"s1","text":"\u00e9 \u0026 \u003cb\u003e"}]`, true},
+		{`[{"id":"u1","session":"s1","text":"\\u00e9"}]`, true}, // a backslash, then text
+		{`[{"id":"u1","session":"s1","text":"\ud83d\ude00"}]`, false},
+		{`[{"id":"u1","session":"s1","text":"\uDBFF"}]`, false},
+		{`[{"id":"u1","session":"s1","text":"\\uD800"}]`, false}, // flagged though literal: the slow way
 		{`{"units":[]}`, false},
 	}
 	for _, tt := range tests {

@@ -1,5 +1,8 @@
 // Package topk orders the best elements of a slice first, in place: Select
-// finds the k best without ordering them, Sort orders a whole slice.
+// finds the k best without ordering them, Sort orders a whole slice; and
+// Floats, for float scores, returns the positions of the k best in order by
+// radix on integer keys (cheaper where calls and branches cost, as in Go's
+// WebAssembly).
 //
 // Both take before, a strict total order ("a ranks above b"): with no ties
 // the k best form one set and the sorted order is the one order, so results

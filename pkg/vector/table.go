@@ -36,34 +36,63 @@ type Table struct {
 	common []float32
 	lists  *neighbourLists // precomputed nearest words, nil if none
 	// A table parsed lazily (the embedded one) dequantizes a word's vector
-	// on its first use: quant holds the int8 components and ready[r] turns 1
-	// once data holds word r's vector (written under mu, read after ready).
+	// on its first use: quant holds the codes (int8 components, or 4-bit
+	// codes with steps) and ready[r] turns 1 once data holds word r's
+	// vector (written under mu, read after ready).
 	quant []byte
+	steps []float64 // version 2: each component's quantization step
 	ready []atomic.Uint32
 	mu    sync.Mutex
+}
+
+// header reads a table's header: the dimension, the words, the per-component
+// steps of a version 2 table (nil for version 1) and the codes, checking the
+// sizes. Version 1 codes each component on one int8 (a vector over its
+// largest component, times 127); version 2 on 4 bits, component j's level
+// (code - 7.5) · step j (scripts/embeddings/generate.js). Cost O(len(b)) for
+// the word index.
+func header(b []byte) (dim int, ix *wordIndex, steps []float64, quant []byte, err error) {
+	if len(b) < 14 || string(b[:4]) != "RMWV" || b[4] != 1 && b[4] != 2 {
+		return 0, nil, nil, nil, errors.New("vector: not a version 1 or 2 RMWV table")
+	}
+	dim = int(b[5])
+	n := int(binary.LittleEndian.Uint32(b[6:]))
+	l := int(binary.LittleEndian.Uint32(b[10:]))
+	size := 14 + l + n*dim
+	if b[4] == 2 {
+		size = 14 + l + 4*dim + n*dim/2
+	}
+	if dim == 0 || b[4] == 2 && dim%2 != 0 || len(b) != size {
+		return 0, nil, nil, nil, fmt.Errorf("vector: table size %d does not match header (version %d, n=%d, dim=%d, words=%d bytes)", len(b), b[4], n, dim, l)
+	}
+	ix = newWordIndex(string(b[14 : 14+l]))
+	if ix.len() != n {
+		return 0, nil, nil, nil, fmt.Errorf("vector: %d words listed, header says %d", ix.len(), n)
+	}
+	quant = b[14+l:]
+	if b[4] == 2 {
+		steps = make([]float64, dim)
+		for j := range steps {
+			steps[j] = float64(math.Float32frombits(binary.LittleEndian.Uint32(quant[4*j:])))
+		}
+		quant = quant[4*dim:]
+	}
+	return dim, ix, steps, quant, nil
 }
 
 // Parse reads a table in the format written by scripts/embeddings/generate.js.
 // Cost O(size of b).
 func Parse(b []byte) (*Table, error) {
-	if len(b) < 14 || string(b[:4]) != "RMWV" || b[4] != 1 {
-		return nil, errors.New("vector: not a version 1 RMWV table")
+	dim, ix, steps, q, err := header(b)
+	if err != nil {
+		return nil, err
 	}
-	dim := int(b[5])
-	n := int(binary.LittleEndian.Uint32(b[6:]))
-	l := int(binary.LittleEndian.Uint32(b[10:]))
-	if dim == 0 || len(b) != 14+l+n*dim {
-		return nil, fmt.Errorf("vector: table size %d does not match header (n=%d, dim=%d, words=%d bytes)", len(b), n, dim, l)
-	}
-	ix := newWordIndex(string(b[14 : 14+l]))
-	if ix.len() != n {
-		return nil, fmt.Errorf("vector: %d words listed, header says %d", ix.len(), n)
-	}
-	t := &Table{dim: dim, ix: ix, data: make([]float32, n*dim)}
-	q := b[14+l:]
+	n := ix.len()
+	t := &Table{dim: dim, ix: ix, data: make([]float32, n*dim), steps: steps, quant: q}
 	for i := range n {
-		dequantize(t.data[i*dim:(i+1)*dim:(i+1)*dim], q[i*dim:(i+1)*dim:(i+1)*dim])
+		t.dequantize(int32(i))
 	}
+	t.quant = nil
 	common := make([]float64, dim)
 	for i := 0; i < n; i++ {
 		p := zipf(i)
@@ -73,6 +102,28 @@ func Parse(b []byte) (*Table, error) {
 	}
 	t.common = normalize64(common)
 	return t, nil
+}
+
+// dequantize writes word r's unit vector into t.data from its codes.
+func (t *Table) dequantize(r int32) {
+	v := t.data[int(r)*t.dim : int(r+1)*t.dim : int(r+1)*t.dim]
+	if t.steps == nil {
+		dequantize(v, t.quant[int(r)*t.dim:int(r+1)*t.dim])
+		return
+	}
+	dequantize4(v, t.quant[int(r)*t.dim/2:int(r+1)*t.dim/2], t.steps)
+}
+
+// dequantize4 writes the unit vector of the 4-bit codes q (two a byte, the
+// even component low) with per-component steps into v: level (code - 7.5) ·
+// step, summed and scaled in float64.
+func dequantize4(v []float32, q []byte, steps []float64) {
+	acc := make([]float64, len(v))
+	for j := range acc {
+		c := q[j/2] >> (4 * (j % 2)) & 15
+		acc[j] = (float64(c) - 7.5) * steps[j]
+	}
+	normalizeInto(v, acc)
 }
 
 // dequantize writes the unit vector of the int8 components q into v (zero
@@ -99,21 +150,16 @@ func dequantize(v []float32, q []byte) {
 // a function of all vectors): what a cold start needs is the word index.
 // Cost O(words) now, O(dim) per word on its first use.
 func parseLazy(b []byte, common []float32) (*Table, error) {
-	if len(b) < 14 || string(b[:4]) != "RMWV" || b[4] != 1 {
-		return nil, errors.New("vector: not a version 1 RMWV table")
+	dim, ix, steps, q, err := header(b)
+	if err != nil {
+		return nil, err
 	}
-	dim := int(b[5])
-	n := int(binary.LittleEndian.Uint32(b[6:]))
-	l := int(binary.LittleEndian.Uint32(b[10:]))
-	if dim == 0 || len(b) != 14+l+n*dim || len(common) != dim {
-		return nil, fmt.Errorf("vector: table size %d does not match header (n=%d, dim=%d, words=%d bytes)", len(b), n, dim, l)
+	if len(common) != dim {
+		return nil, fmt.Errorf("vector: a common component of %d dimensions for a table of %d", len(common), dim)
 	}
-	ix := newWordIndex(string(b[14 : 14+l]))
-	if ix.len() != n {
-		return nil, fmt.Errorf("vector: %d words listed, header says %d", ix.len(), n)
-	}
+	n := ix.len()
 	return &Table{dim: dim, ix: ix, data: make([]float32, n*dim),
-		common: common, quant: b[14+l:], ready: make([]atomic.Uint32, n)}, nil
+		common: common, quant: q, steps: steps, ready: make([]atomic.Uint32, n)}, nil
 }
 
 var (
@@ -354,7 +400,7 @@ func (t *Table) vec(r int32) []float32 {
 	if t.ready != nil && t.ready[r].Load() == 0 {
 		t.mu.Lock()
 		if t.ready[r].Load() == 0 {
-			dequantize(v, t.quant[int(r)*t.dim:int(r+1)*t.dim])
+			t.dequantize(r)
 			t.ready[r].Store(1)
 		}
 		t.mu.Unlock()

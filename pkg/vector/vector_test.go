@@ -1,6 +1,7 @@
 package vector
 
 import (
+	"encoding/binary"
 	"math"
 	"slices"
 	"strings"
@@ -260,5 +261,44 @@ func TestSourceGivesWord(t *testing.T) {
 	}
 	if _, exact, ok := tab.Source("mugs"); !ok || exact {
 		t.Error(`"mugs" should come from "mug"`)
+	}
+}
+
+// TestParseVersion2ByHand reads a two-word table with 4-bit codes: word
+// "ab" coded (8, 15) with steps (0.5, 0.1) is (0.25, 0.75) before it is
+// made unit (0.3162..., 0.9486...); "cd" coded (0, 7) is (-3.75, -0.05).
+func TestParseVersion2ByHand(t *testing.T) {
+	b := []byte("RMWV\x02\x02\x02\x00\x00\x00\x05\x00\x00\x00ab\ncd")
+	for _, s := range []float32{0.5, 0.1} {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(s))
+	}
+	b = append(b, 8|15<<4, 0|7<<4)
+	tb, err := Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		w    string
+		x, y float64
+	}{{"ab", 0.25, 0.75}, {"cd", -3.75, -0.05}} {
+		v, ok := tb.Word(c.w)
+		n := math.Hypot(c.x, c.y)
+		if !ok || math.Abs(float64(v[0])-c.x/n) > 1e-6 || math.Abs(float64(v[1])-c.y/n) > 1e-6 {
+			t.Errorf("%s: %v, want (%v, %v)", c.w, v, c.x/n, c.y/n)
+		}
+	}
+	lazy, err := parseLazy(b, tb.common)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"ab", "cd"} {
+		a, _ := tb.Word(w)
+		l, _ := lazy.Word(w)
+		if a[0] != l[0] || a[1] != l[1] {
+			t.Errorf("%s: lazy %v, eager %v", w, l, a)
+		}
+	}
+	if _, err := Parse(b[:len(b)-1]); err == nil {
+		t.Error("a truncated version 2 table parsed")
 	}
 }

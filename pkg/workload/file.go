@@ -81,7 +81,14 @@ type FileRank struct {
 	Catalog string   `json:"catalog"` // relative to the repository root when it can be found
 	Setup   []string `json:"setup"`
 	Inputs  []string `json:"inputs"`
+	// Sized are rank inputs of RankSizes candidates, keyed by the count
+	// ("200") without an instruction (RankN) and with one ("200_instruction",
+	// RankInstructed), rankSized of each.
+	Sized map[string][]string `json:"sized,omitempty"`
 }
+
+// rankSized is how many inputs of each candidate count the workload holds.
+const rankSized = 30
 
 // Quality is one LoCoMo conversation as `recmem eval slate` sees it: its
 // units (Conversation.Units) and its eligible questions (Question.Eligible).
@@ -171,6 +178,16 @@ func BuildFile(locomoPath, catalogPath string, sizes []int, opts FileOptions) (*
 		}
 		for i := range opts.Signals {
 			f.Rank.Inputs = append(f.Rank.Inputs, string(Rank10(cat, i)))
+		}
+		if cat.Len() >= slices.Max(RankSizes) {
+			f.Rank.Sized = map[string][]string{}
+			for _, n := range RankSizes {
+				k := strconv.Itoa(n)
+				for i := range rankSized {
+					f.Rank.Sized[k] = append(f.Rank.Sized[k], string(RankN(cat, i, n)))
+					f.Rank.Sized[k+"_instruction"] = append(f.Rank.Sized[k+"_instruction"], string(RankInstructed(cat, i, n)))
+				}
+			}
 		}
 	}
 

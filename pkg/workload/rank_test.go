@@ -23,6 +23,9 @@ func TestRankN(t *testing.T) {
 		{string(RankN(cat, 1, 3)), `{"candidates":["e","c","a"]}`},
 		// Rank10 is RankN with n = 10: (j·13 + 5) mod 5 for j = 0..9.
 		{string(Rank10(cat, 0)), `{"candidates":["a","d","b","e","c","a","d","b","e","c"]}`},
+		// RankN's candidates, (9·2 + j)·13 + 5 = 239, 252 → 4, 2, with
+		// instruction 9 mod 8 = 1.
+		{string(RankInstructed(cat, 9, 2)), `{"candidates":["e","c"],"instruction":"games for the PlayStation 4"}`},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

@@ -166,6 +166,85 @@ export async function benchRank(module, wl, catalog, opts = {}) {
   return { ...stats(samples), samples: samples.length, load_ms: Math.round(loadMs * 1000) / 1000 };
 }
 
+// benchRankSized measures rank for each input list of wl.rank.sized (keyed
+// "200" or "200_instruction": that many candidates, without and with an
+// instruction) on one plugin holding the catalog and the setup records.
+// Milliseconds per key.
+export async function benchRankSized(module, wl, catalog, opts = {}) {
+  const rm = await open(module);
+  await rm.loadCatalog(catalog);
+  for (const s of wl.rank.setup) await rm.call('record', s);
+  const out = {};
+  for (const [key, inputs] of Object.entries(wl.rank.sized ?? {})) {
+    await warm((i) => rm.call('rank', inputs[inputs.length - 1 - (i % inputs.length)]), opts.warmup);
+    const samples = await measure((i) => rm.call('rank', inputs[i % inputs.length]), opts);
+    out[key] = { ...stats(samples), samples: samples.length };
+  }
+  await rm.close();
+  return out;
+}
+
+// phaseMedians runs call(i) n times on rm, a plugin opened with the config
+// phases: 'on', asking the phases export after each call, and returns each
+// phase's median in µs (a phase a call did not run counts 0 for it) and the
+// median of the calls' sums: where the time goes inside the module through
+// this host (docs/phases.md).
+async function phaseMedians(rm, call, n) {
+  const samples = new Map();
+  const totals = [];
+  for (let i = 0; i < n; i++) {
+    await call(i);
+    const { phases } = await rm.phases();
+    let sum = 0;
+    for (const p of phases) {
+      if (!samples.has(p.name)) samples.set(p.name, new Array(totals.length).fill(0));
+      samples.get(p.name).push(p.ns / 1000);
+      sum += p.ns / 1000;
+    }
+    totals.push(sum);
+    for (const xs of samples.values()) if (xs.length < totals.length) xs.push(0);
+  }
+  const med = (xs) => stats(xs).median;
+  return { n, total_us: med(totals), phases: [...samples].map(([name, xs]) => ({ name, median_us: med(xs) })) };
+}
+
+// benchPhases breaks record, add, rank (200 candidates, without and with an
+// instruction, when the workload has them) and select at each size down
+// into the module's phases through this host: a plugin opened with the
+// config phases: 'on'. Its clock is the WASI clock of @extism/extism
+// (wall time).
+export async function benchPhases(module, wl, catalog, sizes, opts = {}) {
+  const n = Math.min(opts.iters ?? DEFAULTS.iters, 40);
+  const openTimed = () => Recmem.open({ module, config: { phases: 'on' } });
+  const out = {};
+  let rm = await openTimed();
+  for (let i = 0; i < 3; i++) await rm.call('record', wl.record_inputs[i]);
+  out.signal = await phaseMedians(rm, (i) => rm.call('record', wl.record_inputs[3 + (i % (wl.record_inputs.length - 3))]), n);
+  await rm.close();
+  rm = await openTimed();
+  await rm.call('add_units', addUnitsInput(wl.units.slice(0, addPrefix)));
+  out.add_unit = await phaseMedians(rm, (i) => rm.call('add_units', wl.add_inputs[i % wl.add_inputs.length]), n);
+  await rm.close();
+  if (catalog && wl.rank.sized?.['200']) {
+    rm = await openTimed();
+    await rm.loadCatalog(catalog);
+    for (const s of wl.rank.setup) await rm.call('record', s);
+    for (const key of ['200', '200_instruction']) {
+      const inputs = wl.rank.sized[key];
+      out[`rank_${key}`] = await phaseMedians(rm, (i) => rm.call('rank', inputs[i % inputs.length]), n);
+    }
+    await rm.close();
+  }
+  for (const size of sizes) {
+    rm = await openTimed();
+    await rm.call('add_units', addUnitsInput(wl.units.slice(0, size)));
+    await rm.call('select_slate', selectInput(wl, 0));
+    out[`select_${size}`] = await phaseMedians(rm, (i) => rm.call('select_slate', selectInput(wl, i + 1)), n);
+    await rm.close();
+  }
+  return out;
+}
+
 // selectInput is the select_slate input of the k-th query (cycled).
 function selectInput(wl, k) {
   return JSON.stringify({ query: wl.queries[k % wl.queries.length].text, budget: wl.budget });
@@ -326,6 +405,28 @@ export async function runAll(wl, bytes, catalog, opts = {}) {
       // leaves rank unmeasured; the other paths still run.
       (out.errors ??= {}).rank10 = err.message;
     }
+  }
+  if (catalog && wl.rank.sized) {
+    progress('rank 20, 200 and 1,000');
+    try {
+      const ranks = await benchRankSized(module, wl, catalog, o);
+      out.rank_ms = {};
+      out.rank_instruction_ms = {};
+      for (const [key, v] of Object.entries(ranks)) {
+        const [n, instructed] = key.split('_');
+        (instructed ? out.rank_instruction_ms : out.rank_ms)[n] = pick(v);
+        samples[`rank_${key}`] = v.samples;
+      }
+    } catch (err) {
+      (out.errors ??= {}).rank = err.message;
+    }
+  }
+  progress('phases');
+  try {
+    out.phases = await benchPhases(module, wl, catalog, sized, o);
+  } catch (err) {
+    // A module without the phases export (one built before it) has none.
+    (out.errors ??= {}).phases = err.message;
   }
   out.select_ms = {};
   out.export_ms = {};

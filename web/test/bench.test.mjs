@@ -48,7 +48,10 @@ function tinyWorkload() {
     queries: queries.map(({ text, vector }) => ({ text, vector })),
     record_inputs: Array.from({ length: 6 }, (_, i) => record(i)),
     add_inputs: Array.from({ length: 6 }, (_, i) => JSON.stringify({ units: [{ ...units[i], id: `copy-${i}` }] })),
-    rank: { catalog: 'testdata/catalog/tiny.json', setup: [record(0), record(1)], inputs: [JSON.stringify({ candidates: ['a', 'b', 'c', 'd', 'e'] })] },
+    rank: {
+      catalog: 'testdata/catalog/tiny.json', setup: [record(0), record(1)], inputs: [JSON.stringify({ candidates: ['a', 'b', 'c', 'd', 'e'] })],
+      sized: { 3: [JSON.stringify({ candidates: ['a', 'b', 'c'] })], '3_instruction': [JSON.stringify({ candidates: ['c', 'd', 'e'], instruction: 'nothing like a' })] },
+    },
     quality: [{ id: 'conv-1', units, tokens: units.map(tokens), vectors: units.map((_, i) => vec(i)), questions: queries }],
   };
 }
@@ -108,6 +111,15 @@ test('runAll measures every path and reports the shape bench.mjs prints', async 
     for (const v of Object.values(r[k])) assert.ok(isStat(v), k);
   }
   assert.ok(r.state_bytes['5'] > 0 && r.state_bytes['20'] > r.state_bytes['5']);
+  assert.ok(isStat(r.rank_ms['3']) && isStat(r.rank_instruction_ms['3']));
+  // Each path broken down into the module's phases (docs/phases.md).
+  assert.deepEqual(Object.keys(r.phases), ['signal', 'add_unit', 'select_5', 'select_20']);
+  for (const [path, b] of Object.entries(r.phases)) {
+    assert.equal(b.n, 3, path);
+    assert.ok(b.phases.length >= 3 && b.phases.at(-1).name === 'encode', path);
+    assert.ok(b.total_us > 0 && b.phases.every((p) => p.median_us >= 0), path);
+  }
+  assert.deepEqual(r.phases.select_20.phases.slice(0, 3).map((p) => p.name), ['decode', 'analyse', 'bm25']);
   assert.equal(r.orama.version, '3.1.18');
   assert.equal(r.orama.mode, 'hybrid');
   assert.deepEqual(Object.keys(r.orama.select_ms), ['5', '20']);

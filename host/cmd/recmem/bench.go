@@ -32,8 +32,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	iters := fs.Int("iters", 200, "timed calls per path and host, after 5 warm-up calls")
 	maxTime := fs.Duration("max-time", 3*time.Second, "stop a path after this long (at least 5 samples)")
 	data := fs.String("data", "", "LoCoMo JSON `FILE` (default: ../shared/data/locomo/locomo8.json, found upwards)")
-	catFile := fs.String("catalog", "", "catalog `FILE` for rank10 (default: web/catalog/games-6k.catalog, found upwards)")
+	catFile := fs.String("catalog", "", "catalog `FILE` for rank10 (default: web/catalog/games-6k.catalog, found upwards; without it, the page's demo catalog)")
 	wasm := fs.String("wasm", "", "path of plugin.wasm (default: found automatically)")
+	before := fs.String("before", "", "also time the plugin paths of this other module `FILE`, alternating with --wasm's calls, and report after/before (\"before\" in the JSON)")
+	phases := fs.Bool("phases", true, "break select, rank, add and record down into the module's phases (the phases export; \"phases\" in the JSON)")
 	peers := fs.Bool("peers", true, "measure the bleve peer (go test ./host/peers) in the same run")
 	node := fs.Bool("node", true, "measure the JavaScript host and the Orama peer (node web/bench/bench.mjs)")
 	chromium := fs.Bool("chromium", true, "time the restore of 10,000 units in headless Chromium, JSON and binary (node web/bench/restore.mjs; skipped, saying why, without chromium or playwright-core)")
@@ -46,11 +48,11 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: recmem bench [--json] [--sizes 100,500,2000,10000] [--iters N] [--max-time D] [--peers=false] [--node=false] [--workerd=false] [--chromium=false]")
+		fmt.Fprintln(stderr, "usage: recmem bench [--json] [--sizes 100,500,2000,10000] [--iters N] [--max-time D] [--peers=false] [--node=false] [--workerd=false] [--chromium=false] [--phases=false] [--before FILE]")
 		return 2
 	}
 	o := bench.Options{Iters: *iters, MaxTime: *maxTime, Wasm: *wasm, Peers: *peers, Node: *node, Workerd: *wd, Chromium: *chromium,
-		Progress: stderr, Terminal: isTerminal(stderr)}
+		Before: *before, Phases: *phases, Progress: stderr, Terminal: isTerminal(stderr)}
 	for _, f := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n <= 0 {

@@ -12,7 +12,9 @@ import (
 )
 
 // TestBenchRuns runs recmem bench end to end on tiny memories, without the
-// peers, and checks the contract's keys and that the artefacts are written.
+// peers, workerd and Chromium, and checks the contract's keys and that the
+// artefacts are written. Without a trained catalog, rank ranks the page's
+// demo catalog.
 func TestBenchRuns(t *testing.T) {
 	locomo := findUp(filepath.Join("shared", "data", "locomo", "locomo8.json"))
 	if _, err := os.Stat(locomo); err != nil {
@@ -21,6 +23,7 @@ func TestBenchRuns(t *testing.T) {
 	dir := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	args := []string{"--json", "--sizes", "20,40", "--iters", "3", "--max-time", "1s", "--peers=false", "--node=false",
+		"--workerd=false", "--chromium=false",
 		"--wasm", testModule(t), "--data", locomo, "--catalog", filepath.Join(dir, "none.catalog"),
 		"--svg", filepath.Join(dir, "select.svg"), "--md", filepath.Join(dir, "bench.md")}
 	if code := runBench(args, &stdout, &stderr); code != 0 {
@@ -30,7 +33,7 @@ func TestBenchRuns(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
 		t.Fatal(err, stdout.String())
 	}
-	for _, k := range []string{"wasm_bytes", "wasm_gzip_bytes", "warm_start_ms", "select_ms", "add_unit_us", "signal_us", "rank10_ms", "wasm_over_native", "peers"} {
+	for _, k := range []string{"wasm_bytes", "wasm_gzip_bytes", "warm_start_ms", "select_ms", "add_unit_us", "signal_us", "rank10_ms", "wasm_over_native", "peers", "phases"} {
 		if _, ok := r[k]; !ok {
 			t.Errorf("key %q missing", k)
 		}
@@ -39,8 +42,29 @@ func TestBenchRuns(t *testing.T) {
 	if v, _ := sel["40"].(float64); v <= 0 {
 		t.Errorf("select_ms[40] = %v", sel["40"])
 	}
-	if s, _ := r["skipped"].([]any); len(s) != 1 || !strings.Contains(s[0].(string), "rank10") {
-		t.Errorf("skipped = %v, want rank10 without a catalog", r["skipped"])
+	if s, ok := r["skipped"]; ok {
+		t.Errorf("skipped = %v, want nothing", s)
+	}
+	if c, _ := r["rank_catalog"].(string); !strings.Contains(c, "games-demo.json") {
+		t.Errorf("rank_catalog = %q, want the page's demo catalog", c)
+	}
+	wasm, _ := r["wasm"].(map[string]any)
+	for _, k := range []string{"rank_ms", "rank_instruction_ms"} {
+		m, _ := wasm[k].(map[string]any)
+		for _, n := range []string{"20", "200", "1000"} {
+			if st, _ := m[n].(map[string]any); st == nil || st["median"].(float64) <= 0 {
+				t.Errorf("wasm.%s[%s] = %v", k, n, m[n])
+			}
+		}
+	}
+	ph, _ := r["phases"].(map[string]any)
+	for _, h := range []string{"wasm", "native"} {
+		byPath, _ := ph[h].(map[string]any)
+		for _, p := range []string{"signal", "add_unit", "rank_200", "rank_200_instruction", "select_20", "select_40"} {
+			if b, _ := byPath[p].(map[string]any); b == nil || len(b["phases"].([]any)) == 0 {
+				t.Errorf("phases.%s.%s = %v", h, p, byPath[p])
+			}
+		}
 	}
 	svg, err := os.ReadFile(filepath.Join(dir, "select.svg"))
 	if err != nil || !bytes.Contains(svg, []byte("recmem, plugin in Go host")) {
