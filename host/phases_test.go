@@ -47,7 +47,7 @@ func TestPhasesThroughThePlugin(t *testing.T) {
 		for _, p := range got.Phases {
 			total += p.Ns
 		}
-		if got.Export != "select_slate" || len(got.Phases) != 17 || got.Phases[0].Name != "decode" || total <= 0 {
+		if got.Export != "select_slate" || len(got.Phases) != 18 || got.Phases[0].Name != "decode" || total <= 0 {
 			t.Errorf("phases of a selection: %+v", got)
 		}
 	}
