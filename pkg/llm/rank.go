@@ -136,9 +136,10 @@ type Ranker struct {
 
 // Rank implements rank.Scorer.
 func (r Ranker) Rank(u rank.User, req rank.Request) ([]rank.Ranked, error) {
-	all := req
-	all.K = 0
-	base, err := r.Fallback.Rank(u, all)
+	// The LLM-free list as the request asks for it (its K: a list's
+	// variety is decided over the places it fills, pkg/rank's variety), so
+	// that a model whose answer adds nothing leaves exactly that list.
+	base, err := r.Fallback.Rank(u, req)
 	if err != nil {
 		return nil, err
 	}
