@@ -167,7 +167,8 @@ export interface Clause {
   text: string;
   /**
    * How is how the words were grounded: exact, alias, synonym, typo,
-   * inferred, number, implied, or llm when the host's language model read
+   * inferred, number, implied, partial (the last word of a value's
+   * name: "Tolkien"), or llm when the host's language model read
    * words the interpreter left unknown (the How* constants).
    */
   how: string;

@@ -30,7 +30,8 @@ type Clause struct {
 	// Text is the words as typed.
 	Text string `json:"text"`
 	// How is how the words were grounded: exact, alias, synonym, typo,
-	// inferred, number, implied, or llm when the host's language model read
+	// inferred, number, implied, partial (the last word of a value's
+	// name: "Tolkien"), or llm when the host's language model read
 	// words the interpreter left unknown (the How* constants).
 	How string `json:"how"`
 	// Detail says it in words when the grounding is not the words
@@ -55,6 +56,7 @@ type Clause struct {
 	HintWords []string `json:"-"`
 	key       string   // the value's normalized phrase
 	seq       int      // the parser's number of a plain mention
+	whole     bool     // a title clause met only by the whole title ("It")
 	// alt marks an alternative to the clause before it ("Comedy or
 	// Drama", or another value one phrase named): a list facet's values
 	// are otherwise all asked for.

@@ -45,6 +45,25 @@ var lexicon = func() Lexicon {
 	return x
 }()
 
+// lexiconMeaning maps a one-word everyday word of the embedded lexicon to
+// the first value of its concept ("poems" → Poetry). A word the lexicon
+// knows is never grounded by word vectors in another value: where the
+// catalog lacks its concept, it is not understood, and a note says what it
+// means ("poems" is not Memoir because their vectors are near).
+var lexiconMeaning = func() map[string]string {
+	m := map[string]string{}
+	for _, c := range lexicon.Concepts {
+		for _, w := range c.Words {
+			if k := text.Key(w); !strings.Contains(k, " ") && k != "" {
+				if _, ok := m[k]; !ok {
+					m[k] = c.Values[0]
+				}
+			}
+		}
+	}
+	return m
+}()
+
 // Limits of a table's own concepts.
 const maxConcepts = 500
 
@@ -117,6 +136,8 @@ func detail(typed string, e Entity, inferred bool) string {
 	switch e.How {
 	case HowSynonym:
 		s = fmt.Sprintf("%s → %s (an everyday word for it)", typed, e.Value)
+	case HowPartial:
+		s = fmt.Sprintf("%s → %s (part of its name)", typed, e.Value)
 	case HowAlias:
 		if !strings.EqualFold(typed, e.Value) {
 			s = fmt.Sprintf("%s → %s", typed, e.Value)

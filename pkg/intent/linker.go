@@ -28,6 +28,7 @@ const (
 	HowInferred = "inferred" // a value the catalog infers from its data rather than gives (an inferred facet)
 	HowNumber   = "number"   // a number, range or decade compared with a number facet ("before 1970")
 	HowImplied  = "implied"  // implied by a kind word ("PS2 games" → kind game)
+	HowPartial  = "partial"  // the last word of a many-word value ("Tolkien" → J.R.R. Tolkien)
 	// HowLLM: words the interpreter left unknown, read by the host's
 	// language model as a catalog value or a range (pkg/llm's parse
 	// step; refine.go holds it to what the interpreter would add).
@@ -90,6 +91,14 @@ type Linker struct {
 	cols  []Column
 	colOf map[string]int
 	items []Item
+	// numNames maps a word of a unit-less number facet's name ("pages",
+	// "num_players") to that facet, so that "under 300 pages" is read in it
+	// ("" when two facets share the word).
+	numNames map[string]string
+	// stopTitles holds the titles made only of stop words ("It", "Up",
+	// "Her"): such a title is a name only right after a negation or an
+	// "only", as the whole rest of its clause ("anything but It").
+	stopTitles map[string]bool
 	// Common reports whether a normalized word is a common English word
 	// (the ranker uses the word-vector table's frequency rank): after a
 	// possessive ("for my son") such a word is not read as a title word,
@@ -143,8 +152,15 @@ func NewLinkerColumns(cols []Column, meta [][]string, t *Table) *Linker {
 	for _, f := range l.table.Filler {
 		l.filler[text.Key(f)] = true
 	}
+	// The lexicon's kind words ("books", "films", "songs") are filler only
+	// where the catalog does not name them itself (a kind facet whose value
+	// is "Book"): lexFiller holds them until the values are read.
+	lexFiller := map[string]bool{}
 	for _, w := range lexicon.Filler {
-		l.filler[text.Key(w)] = true
+		if k := text.Key(w); !l.filler[k] {
+			lexFiller[k] = true
+			l.filler[k] = true
+		}
 	}
 	for _, f := range l.table.TitleFacets {
 		l.titleFace[f] = true
@@ -158,6 +174,17 @@ func NewLinkerColumns(cols []Column, meta [][]string, t *Table) *Linker {
 		// mystery genre", "the Halo series".
 		for _, w := range text.AnalyzedWords(c.Name) {
 			l.filler[w] = true
+			delete(lexFiller, w)
+			if c.Type == ColNumber && c.Unit == "" && !genericNameWords[w] && len(w) > 1 {
+				if l.numNames == nil {
+					l.numNames = map[string]string{}
+				}
+				if prev, ok := l.numNames[w]; ok && prev != c.Name {
+					l.numNames[w] = ""
+				} else {
+					l.numNames[w] = c.Name
+				}
+			}
 		}
 	}
 	// Aliases come before the values: the domain's table says what a word
@@ -178,14 +205,90 @@ func NewLinkerColumns(cols []Column, meta [][]string, t *Table) *Linker {
 		l.items[i] = l.item(m, nil)
 		l.addValues(m)
 		if l.titles >= 0 && l.titles < len(m) {
-			l.addGrams(strings.Fields(l.items[i].title))
+			ws := strings.Fields(l.items[i].title)
+			l.addGrams(ws)
+			if len(ws) > 0 && len(ws) <= maxTitleGram && allStopwords(ws) {
+				if l.stopTitles == nil {
+					l.stopTitles = map[string]bool{}
+				}
+				l.stopTitles[strings.Join(ws, " ")] = true
+			}
 		}
 	}
 	l.keys = nil
+	for k := range lexFiller {
+		if l.named(k) {
+			delete(l.filler, k)
+		}
+	}
 	l.keepImplies()
 	l.addLexicon()
+	l.addPartials()
 	return l
 }
+
+// maxPartial is the most values one partial word may name ("Brontë":
+// Charlotte and Emily Brontë); a word ending more values names none.
+const maxPartial = 3
+
+// addPartials lets the last word of a value of two words or more name it,
+// as people say "Tolkien" for "J.R.R. Tolkien" or "Enix" for "Square Enix":
+// a word of four letters or more, no number, stop word or filler, that names
+// nothing by itself, in a facet given by the catalog (not a title facet, not
+// an inferred one). lookup drops it when the word is a common word ("King",
+// "Fiction"). O(phrases).
+func (l *Linker) addPartials() {
+	parts := map[string][]Entity{}
+	for key, es := range l.phrases {
+		ws := strings.Fields(key)
+		if len(ws) < 2 {
+			continue
+		}
+		w := ws[len(ws)-1]
+		if len(w) < 4 || isNumber(w) || stopwords[w] || l.filler[w] || englishJoins[w] || vague[w] || len(l.phrases[w]) > 0 {
+			continue
+		}
+		for _, e := range es {
+			if e.How == HowExact && !l.titleFace[e.Facet] && l.facets[e.Facet] > 0 && !l.inferred(e.Facet) {
+				parts[w] = append(parts[w], Entity{Facet: e.Facet, Value: e.Value, How: HowPartial})
+			}
+		}
+	}
+	for _, w := range sortedKeys(parts) {
+		es := parts[w]
+		if len(es) > maxPartial {
+			continue
+		}
+		slices.SortFunc(es, func(a, b Entity) int {
+			if c := l.colOf[a.Facet] - l.colOf[b.Facet]; c != 0 {
+				return c
+			}
+			return strings.Compare(a.Value, b.Value)
+		})
+		for _, e := range es {
+			l.addPhrase(w, e)
+		}
+	}
+}
+
+// genericNameWords are the words of a number facet's name that say nothing
+// of what it counts ("num_pages", "player_count").
+var genericNameWords = map[string]bool{"num": true, "number": true, "count": true, "total": true, "min": true, "max": true,
+	"avg": true, "mean": true, "of": true, "n": true, "nb": true, "qty": true, "amount": true}
+
+// allStopwords reports whether every word of ws is a stop word.
+func allStopwords(ws []string) bool {
+	for _, w := range ws {
+		if !stopwords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// namedNumber returns the unit-less number facet a word names ("pages" →
+// "pages"), "" for none.
+func (l *Linker) namedNumber(w string) string { return l.numNames[w] }
 
 // keepImplies keeps the table's implied values the catalog has, each word
 // a filler word too (it carries no constraint of its own).
@@ -464,6 +567,9 @@ func (l *Linker) lookup(key string, x *Extra) []Entity {
 	var out []Entity
 	add := func(es []Entity) {
 		for _, e := range es {
+			if e.How == HowPartial && l.Common != nil && l.Common(key) {
+				continue // "King" is a word before it is Stephen King
+			}
 			if l.facets[e.Facet] == 0 && (x == nil || x.facets[e.Facet] == 0) {
 				if e.How == HowSynonym {
 					continue // an everyday word never names a title phrase
@@ -524,6 +630,9 @@ func (l *Linker) Meets(c Clause, it *Item) bool {
 		if !l.titleFace[c.Facet] {
 			return false
 		}
+	}
+	if c.whole {
+		return it.title == " "+key+" "
 	}
 	return strings.Contains(it.title, " "+key+" ")
 }

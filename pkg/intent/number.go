@@ -320,6 +320,9 @@ func (p *parser) unitAt(j int) (n int, unit string, scale float64) {
 		}
 		return 1, u, 1
 	}
+	if name := p.l.namedNumber(w); name != "" {
+		return 1, name, 1 // "300 pages": the catalog's "pages" facet
+	}
 	return 0, "", 1
 }
 
@@ -575,6 +578,11 @@ var unitNoun = map[string]string{UnitYear: "years", UnitPrice: "prices", UnitRat
 func (l *Linker) numberColumn(unit string, x *Extra) (Column, bool) {
 	for _, c := range l.cols {
 		if c.Type == ColNumber && c.Unit == unit {
+			return c, true
+		}
+	}
+	for _, c := range l.cols { // a facet named by its own word ("pages")
+		if c.Type == ColNumber && c.Unit == "" && c.Name == unit {
 			return c, true
 		}
 	}

@@ -2,9 +2,10 @@ package intent
 
 import (
 	"fmt"
-	"github.com/recmem/recmem/pkg/text"
 	"slices"
 	"strings"
+
+	"github.com/recmem/recmem/pkg/text"
 )
 
 // Limits of what one intent reports, so that a 4,000-byte instruction gives
@@ -129,6 +130,12 @@ func (p *parser) run() {
 			continue
 		}
 		if p.skippable(i) {
+			if k, title := p.stopTitle(i); k > 0 && p.mode != scopePositive && p.mode != scopePrefer && !p.cueUsed {
+				p.addWith(i, k, []Entity{{Facet: "title", Value: title}}, nil)
+				p.markWhole(title)
+				i += k
+				continue
+			}
 			p.imply(t)
 			i++
 			continue
@@ -163,6 +170,45 @@ func (p *parser) note(s string) {
 	p.in.Notes = append(p.in.Notes, s)
 }
 
+// markWhole makes the title clauses of key met only by the whole title.
+func (p *parser) markWhole(key string) {
+	for _, cs := range [][]Clause{p.in.Only, p.in.Exclude, p.in.Avoid} {
+		for i := range cs {
+			if cs[i].Facet == "title" && cs[i].key == key {
+				cs[i].whole = true
+			}
+		}
+	}
+}
+
+// stopTitle reads at word i a title made only of stop words ("It", "Up"),
+// followed by nothing but common words to the end of the clause; the
+// callers read one only right after a negation or an "only" with nothing
+// yet in its scope ("anything by Stephen King except
+// It"). It returns the words read and the title's key, 0 for none.
+func (p *parser) stopTitle(i int) (int, string) {
+	if len(p.l.stopTitles) == 0 {
+		return 0, ""
+	}
+	j := i
+	for p.isWord(j) && p.skippable(j) {
+		j++
+	}
+	if p.isWord(j) {
+		return 0, ""
+	}
+	for k := min(j-i, maxTitleGram); k >= 1; k-- { // "no Us please"
+		ws := make([]string, k)
+		for n := range k {
+			ws[n] = p.toks[i+n].Norm
+		}
+		if key := strings.Join(ws, " "); p.l.stopTitles[key] {
+			return k, key
+		}
+	}
+	return 0, ""
+}
+
 // closeScope ends the current scope at a boundary. A negation followed by
 // nothing applies to the plain mentions before it, in its sentence or else
 // in the one before.
@@ -172,7 +218,7 @@ func (p *parser) closeScope() {
 		if len(targets) == 0 {
 			targets = p.prevPlain
 		}
-		if (p.mode == scopeExclude || p.mode == scopeAvoid) && len(targets) > 0 {
+		if (p.mode == scopeExclude || p.mode == scopeAvoid) && len(targets) > 0 && !needsObject[text.Key(p.cue)] {
 			p.negateBefore(targets)
 			p.plain, p.prevPlain = nil, nil
 		} else {
@@ -181,6 +227,14 @@ func (p *parser) closeScope() {
 	}
 	p.mode, p.cue, p.cueUsed, p.recent = scopePositive, "", false, nil
 }
+
+// needsObject are the negations that name what they leave out after them
+// and never before ("Stephen King except it" leaves nothing out; "Stephen
+// King? Not for me." does).
+var needsObject = map[string]bool{"except": true, "except for": true, "excepting": true, "excluding": true, "exclude": true,
+	"besides": true, "other than": true, "anything but": true, "anything except": true, "everything but": true,
+	"everything except": true, "anything other than": true, "rather than": true, "instead of": true, "minus": true,
+	"sauf": true, "excepte": true, "hormis": true, "a part": true, "excepto": true, "salvo": true, "menos": true, "ausser": true}
 
 func (p *parser) span(i, k int) string {
 	var b strings.Builder
@@ -237,7 +291,7 @@ func (p *parser) onCue(i, k int, kind cueKind) {
 		for p.isWord(j) && p.skippable(j) {
 			j++
 		}
-		if !p.isWord(j) { // "Halo only", "PS4 games only."
+		if n, _ := p.stopTitle(i + k); !p.isWord(j) && n == 0 { // "Halo only", "PS4 games only."
 			if len(p.recent) > 0 {
 				p.promote()
 			} else if p.mode == scopePositive && len(p.in.Only) == 0 {
@@ -515,6 +569,12 @@ func (p *parser) addNumber(i, k int, m *mention) {
 	}
 	if m.unit == UnitAge {
 		p.groundAge(m)
+		return
+	}
+	if unitNoun[m.unit] == "" && m.min != nil && m.max != nil && *m.min == *m.max {
+		// "a 300 pages book": a count said exactly is rarely meant
+		// exactly; a comparison or a range says what to keep.
+		p.note(fmt.Sprintf("%q is one number, not a range (say under, over or between): not used", m.words))
 		return
 	}
 	c, ok := p.groundNumber(m)

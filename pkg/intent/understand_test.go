@@ -203,3 +203,112 @@ func TestTypoRules(t *testing.T) {
 		}
 	}
 }
+
+// shelf is a hand-made book catalog unlike the films above: an author
+// facet, a unit-less number facet named "pages", a "num_players" count, and
+// titles made only of stop words ("It", "Us").
+func shelf(t testing.TB) *Linker {
+	t.Helper()
+	cols := []Column{{Name: "title", Type: ColText}, {Name: "author", Type: ColText},
+		{Name: "pages", Type: ColNumber, Min: 32, Max: 1138}, {Name: "num_players", Type: ColNumber, Min: 1, Max: 6}}
+	meta := [][]string{
+		{"It", "Stephen King", "1138", "1"},
+		{"Carrie", "Stephen King", "199", "1"},
+		{"Us", "David Nicholls", "396", "1"},
+		{"It Ends with Us", "Colleen Hoover", "384", "1"},
+		{"The Gruffalo", "Julia Donaldson", "32", "2"},
+		{"Party Quiz", "Anna Lee", "64", "6"},
+		{"The Hobbit", "J.R.R. Tolkien", "310", "1"},
+		{"Jane Eyre", "Charlotte Brontë", "507", "1"},
+		{"Wuthering Heights", "Emily Brontë", "416", "1"},
+		{"Night Shift", "Stephen King", "336", "1"},
+	}
+	l := NewLinkerColumns(cols, meta, nil)
+	l.Common = func(w string) bool { return w == "king" || w == "lee" }
+	return l
+}
+
+func TestUnderstandShelf(t *testing.T) {
+	l := shelf(t)
+	tests := []struct{ in, summary, note string }{
+		// a title of stop words, as the whole rest of a negation's clause
+		{"Stephen King but not It", "only: Stephen King · not: it", ""},
+		{"anything by Stephen King except It", "only: Stephen King · not: it", ""},
+		{"no Us please", "not: us", ""},
+		{"nothing but Us", "only: us", ""},
+		{"us", "", "only common words"}, // a plain mention is never one
+		// a negation that must name its object never reaches back
+		{"Stephen King except for", "only: Stephen King", `"except for" is followed by nothing`},
+		{"Stephen King? Not for me.", "not: Stephen King", ""},
+		// a number facet named by its own word
+		{"under 300 pages", "only: pages under 300", ""},
+		{"at least 500 pages", "only: pages at least 500", ""},
+		{"between 50 and 200 pages", "only: pages 50 to 200", ""},
+		{"for 4 players or more", "only: num_players at least 4", ""},
+		{"a 300 page book", "", "one number, not a range"}, // "book": the lexicon's kind word
+		// the last word of a name names it, unless it is a common word
+		{"Tolkien", "only: J.R.R. Tolkien", ""},
+		{"tolkein", "only: J.R.R. Tolkien", ""}, // a typo of it
+		{"no Brontë", "not: Charlotte Brontë · not: Emily Brontë", ""},
+		{"King", "not understood: king", ""},
+		{"Donaldson or Nicholls", "only: Julia Donaldson · only: David Nicholls", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			in := l.Parse(tt.in, nil)
+			if got := in.Summary(); got != tt.summary {
+				t.Errorf("Summary = %q, want %q (notes %q, unknown %q)", got, tt.summary, in.Notes, in.Unknown)
+			}
+			if notes := strings.Join(in.Notes, " | "); !strings.Contains(notes, tt.note) || tt.note == "" && notes != "" {
+				t.Errorf("notes %q, want one containing %q", notes, tt.note)
+			}
+		})
+	}
+}
+
+// TestStopTitleIsWhole: "not It" removes the book "It", not every title
+// holding the word ("It Ends with Us").
+func TestStopTitleIsWhole(t *testing.T) {
+	l := shelf(t)
+	in := l.Parse("Stephen King or Colleen Hoover, not It", nil)
+	if len(in.Exclude) != 1 {
+		t.Fatalf("exclude %+v", in.Exclude)
+	}
+	for i, want := range map[int]bool{0: true, 3: false, 1: false} {
+		if got := l.Meets(in.Exclude[0], l.CatalogItem(i)); got != want {
+			t.Errorf("item %d meets %+v = %v, want %v", i, in.Exclude[0], got, want)
+		}
+	}
+}
+
+// TestLexiconFillerYields: the lexicon's kind words ("books", "songs") are
+// filler, unless the catalog names them: then they ground as its value.
+func TestLexiconFillerYields(t *testing.T) {
+	cols := []Column{{Name: "title", Type: ColText}, {Name: "kind", Type: ColText}, {Name: "genre", Type: ColList}}
+	meta := [][]string{{"Moon Atlas", "Book", "Science"}, {"Moon Atlas", "Audiobook", "Science"}, {"Tide Songs", "Album", "Folk"}}
+	l := NewLinkerColumns(cols, meta, nil)
+	for in, want := range map[string]string{
+		"books about science": "only: Book · only: Science",
+		"albums":              "only: Album",
+		"songs":               "",
+		"true stories":        "not understood: true, stories", // no Nonfiction here
+		"popular science":     "only: Science",
+	} {
+		pi := l.Parse(in, nil)
+		if got := pi.Summary(); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestLexiconWordNeverNear: a word the lexicon knows is not grounded by
+// word vectors in another value when the catalog lacks its own.
+func TestLexiconWordNeverNear(t *testing.T) {
+	cols := []Column{{Name: "title", Type: ColText}, {Name: "genre", Type: ColList}}
+	l := NewLinkerColumns(cols, [][]string{{"Quiet Years", "Memoir"}, {"Red Sky", "Thriller"}}, nil)
+	l.WordVec = func(string) ([]float32, bool) { return []float32{1, 0}, true } // every word near every value
+	in := l.Parse("poems", nil)
+	if in.Summary() != "not understood: poems" || len(in.Notes) != 1 || !strings.Contains(in.Notes[0], "means Poetry") {
+		t.Errorf("poems: %q, notes %q", in.Summary(), in.Notes)
+	}
+}

@@ -140,6 +140,12 @@ func (p *parser) vectorSynonym(i int) bool {
 	if p.l.Common != nil && p.l.Common(t.Norm) {
 		return false // "user", "first": a common word is near everything
 	}
+	if v, ok := lexiconMeaning[t.Norm]; ok {
+		if p.mode != scopeExclude && p.mode != scopeAvoid { // a negated word says so as a hint
+			p.note(fmt.Sprintf("%q means %s, which this catalog does not have: not used", t.Orig, v))
+		}
+		return false
+	}
 	ents, cos := p.l.nearestValue(t.Norm)
 	if len(ents) == 0 {
 		return false

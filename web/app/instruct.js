@@ -29,6 +29,7 @@ const HOW = {
   typo: (c) => `read “${c.text}” as a typo`,
   inferred: () => 'inferred from titles, may miss some',
   implied: (c) => (c.text ? `implied by “${c.text}”` : 'no kind named'),
+  partial: (c) => `“${c.text}” is part of the name`,
   llm: (c) => `“${c.text}” read by the language model`,
 };
 
