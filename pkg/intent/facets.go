@@ -43,7 +43,7 @@ func (l *Linker) Facets() []Facet {
 func (l *Linker) facetList() []Facet {
 	var out []Facet
 	for k, c := range l.cols {
-		if k == l.titles {
+		if k == l.titleCol {
 			continue
 		}
 		f := Facet{Name: c.Name, Type: c.Type, Unit: c.Unit, Inferred: c.Inferred}
@@ -54,7 +54,7 @@ func (l *Linker) facetList() []Facet {
 		}
 		counts := map[string]int{}
 		for i := range l.items {
-			vs := l.items[i].facets[c.Name]
+			vs := l.catalogItem(i).facets[c.Name]
 			for j, key := range vs {
 				if !slices.Contains(vs[:j], key) {
 					counts[key]++

@@ -1,9 +1,9 @@
 package intent
 
 import (
-	"hash/fnv"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/recmem/recmem/pkg/text"
 )
@@ -78,27 +78,32 @@ type Linker struct {
 	// everyday word) to the entities it names, in catalog order.
 	phrases   map[string][]Entity
 	maxPhrase int
-	// grams holds the FNV-64 hashes of every title phrase of 1 to
-	// maxTitleGram words.
-	grams map[uint64]struct{}
+	// titleIx is the index of the titles' phrases, built at the first word
+	// that needs it (titles).
+	titleOnce sync.Once
+	titleIx   titleIndex
+	// phraseWords are the words of the phrases' keys.
+	phraseWords map[string]bool
 	// facets counts the values of each facet, so that an alias of a facet
 	// the catalog lacks becomes a title phrase.
-	facets map[string]int
-	titles int // index of the title facet, -1 when there is none
-	// keys caches text.Key of the metadata values while the linker is
-	// built (nil afterwards).
-	keys  map[string]string
-	cols  []Column
-	colOf map[string]int
-	items []Item
+	facets   map[string]int
+	titleCol int // index of the title facet, -1 when there is none
+	// keys caches text.Key of the metadata values, filled while the
+	// linker is built and read-only afterwards (building).
+	keys     map[string]string
+	building bool
+	cols     []Column
+	colOf    map[string]int
+	// meta are the catalog's metadata rows; an item's Item is built from
+	// its row at its first use (catalogItem), under itemMu, so that a
+	// request prepares its candidates, not the whole catalog.
+	meta   [][]string
+	itemMu sync.Mutex
+	items  []*Item
 	// numNames maps a word of a unit-less number facet's name ("pages",
 	// "num_players") to that facet, so that "under 300 pages" is read in it
 	// ("" when two facets share the word).
 	numNames map[string]string
-	// stopTitles holds the titles made only of stop words ("It", "Up",
-	// "Her"): such a title is a name only right after a negation or an
-	// "only", as the whole rest of its clause ("anything but It").
-	stopTitles map[string]bool
 	// Common reports whether a normalized word is a common English word
 	// (the ranker uses the word-vector table's frequency rank): after a
 	// possessive ("for my son") such a word is not read as a title word,
@@ -141,11 +146,15 @@ func NewLinker(names []string, meta [][]string, t *Table) *Linker {
 }
 
 // NewLinkerColumns prepares the catalog's vocabulary from typed columns: a
-// list column's values are split on "|", a number column's parsed.
-// O(items · metadata length).
+// list column's values are split on "|", a number column's parsed. It
+// reads every facet value (each distinct one normalized once); the titles'
+// phrases are indexed at the first word that needs them (titles) and each
+// item's Item is built at its first use (catalogItem), so a first request
+// prepares what its instruction and candidates read. O(items · metadata
+// length).
 func NewLinkerColumns(cols []Column, meta [][]string, t *Table) *Linker {
 	l := &Linker{filler: map[string]bool{}, titleFace: map[string]bool{}, phrases: map[string][]Entity{},
-		grams: map[uint64]struct{}{}, facets: map[string]int{}, titles: -1, cols: cols, colOf: map[string]int{}}
+		facets: map[string]int{}, titleCol: -1, cols: cols, colOf: map[string]int{}}
 	if t != nil {
 		l.table = *t
 	}
@@ -168,7 +177,7 @@ func NewLinkerColumns(cols []Column, meta [][]string, t *Table) *Linker {
 	for k, c := range cols {
 		l.colOf[c.Name] = k
 		if c.Name == "title" {
-			l.titles = k
+			l.titleCol = k
 		}
 		// The name of a facet says what is asked of, not what: "in the
 		// mystery genre", "the Halo series".
@@ -199,23 +208,13 @@ func NewLinkerColumns(cols []Column, meta [][]string, t *Table) *Linker {
 			}
 		}
 	}
-	l.items = make([]Item, len(meta))
-	l.keys = map[string]string{} // a value's key, computed once: values repeat across items
-	for i, m := range meta {
-		l.items[i] = l.item(m, nil)
-		l.addValues(m)
-		if l.titles >= 0 && l.titles < len(m) {
-			ws := strings.Fields(l.items[i].title)
-			l.addGrams(ws)
-			if len(ws) > 0 && len(ws) <= maxTitleGram && allStopwords(ws) {
-				if l.stopTitles == nil {
-					l.stopTitles = map[string]bool{}
-				}
-				l.stopTitles[strings.Join(ws, " ")] = true
-			}
-		}
+	l.meta, l.items = meta, make([]*Item, len(meta))
+	l.keys, l.building = map[string]string{}, true // a value's key, computed once: values repeat across items
+	seen := make([]map[string]int, len(cols))
+	for _, m := range meta {
+		l.addValues(m, seen)
 	}
-	l.keys = nil
+	l.building = false
 	for k := range lexFiller {
 		if l.named(k) {
 			delete(l.filler, k)
@@ -224,8 +223,33 @@ func NewLinkerColumns(cols []Column, meta [][]string, t *Table) *Linker {
 	l.keepImplies()
 	l.addLexicon()
 	l.addPartials()
+	l.phraseWords = map[string]bool{}
+	for k := range l.phrases {
+		for _, w := range strings.Fields(k) {
+			l.phraseWords[w] = true
+		}
+	}
 	return l
 }
+
+// genericNameWords are the words of a number facet's name that say nothing
+// of what it counts ("num_pages", "player_count").
+var genericNameWords = map[string]bool{"num": true, "number": true, "count": true, "total": true, "min": true, "max": true,
+	"avg": true, "mean": true, "of": true, "n": true, "nb": true, "qty": true, "amount": true}
+
+// allStopwords reports whether every word of ws is a stop word.
+func allStopwords(ws []string) bool {
+	for _, w := range ws {
+		if !stopwords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// namedNumber returns the unit-less number facet a word names ("pages" →
+// "pages"), "" for none.
+func (l *Linker) namedNumber(w string) string { return l.numNames[w] }
 
 // maxPartial is the most values one partial word may name ("Brontë":
 // Charlotte and Emily Brontë); a word ending more values names none.
@@ -270,25 +294,6 @@ func (l *Linker) addPartials() {
 		}
 	}
 }
-
-// genericNameWords are the words of a number facet's name that say nothing
-// of what it counts ("num_pages", "player_count").
-var genericNameWords = map[string]bool{"num": true, "number": true, "count": true, "total": true, "min": true, "max": true,
-	"avg": true, "mean": true, "of": true, "n": true, "nb": true, "qty": true, "amount": true}
-
-// allStopwords reports whether every word of ws is a stop word.
-func allStopwords(ws []string) bool {
-	for _, w := range ws {
-		if !stopwords[w] {
-			return false
-		}
-	}
-	return true
-}
-
-// namedNumber returns the unit-less number facet a word names ("pages" →
-// "pages"), "" for none.
-func (l *Linker) namedNumber(w string) string { return l.numNames[w] }
 
 // keepImplies keeps the table's implied values the catalog has, each word
 // a filler word too (it carries no constraint of its own).
@@ -343,32 +348,47 @@ func (l *Linker) values(k int, v string) []string {
 	return []string{v}
 }
 
-// key is text.Key(v), cached while the linker is built.
+// key is text.Key(v), cached while the linker is built (the cache is only
+// read afterwards).
 func (l *Linker) key(v string) string {
-	if l.keys == nil {
-		return text.Key(v)
+	if k, ok := l.keys[v]; ok {
+		return k
 	}
-	k, ok := l.keys[v]
-	if !ok {
-		k = text.Key(v)
+	k := text.Key(v)
+	if l.building {
 		l.keys[v] = k
 	}
 	return k
 }
 
-func (l *Linker) addValues(m []string) {
+// addValues adds an item's facet values to the phrases and counts them.
+// seen[k] maps a raw value of column k already added to the number of
+// values it counted: a value repeated across items ("Action|Comedy") is
+// split and normalized once.
+func (l *Linker) addValues(m []string, seen []map[string]int) {
 	for k, v := range m {
-		if k >= len(l.cols) || k == l.titles || v == "" || l.cols[k].Type == ColNumber {
+		if k >= len(l.cols) || k == l.titleCol || v == "" || l.cols[k].Type == ColNumber {
 			continue
 		}
+		name := l.cols[k].Name
+		if n, ok := seen[k][v]; ok {
+			l.facets[name] += n
+			continue
+		}
+		n := 0
 		for _, e := range l.values(k, v) {
 			key := l.key(e)
 			if key == "" {
 				continue
 			}
-			l.facets[l.cols[k].Name]++
-			l.addPhrase(key, Entity{Facet: l.cols[k].Name, Value: e, How: HowExact})
+			n++
+			l.addPhrase(key, Entity{Facet: name, Value: e, How: HowExact})
 		}
+		l.facets[name] += n
+		if seen[k] == nil {
+			seen[k] = map[string]int{}
+		}
+		seen[k][v] = n
 	}
 }
 
@@ -385,31 +405,114 @@ func (l *Linker) addPhrase(key string, e Entity) {
 	l.maxPhrase = max(l.maxPhrase, strings.Count(key, " ")+1)
 }
 
-func gramHash(ws []string) uint64 {
-	h := fnv.New64a()
-	for i, w := range ws {
-		if i > 0 {
-			h.Write([]byte{' '})
-		}
-		h.Write([]byte(w))
+// FNV-1a 64 (hash/fnv's New64a), written out so that hashing a phrase
+// allocates nothing.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnvAdd(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * fnvPrime
 	}
-	return h.Sum64()
+	return h
 }
 
-func (l *Linker) addGrams(ws []string) {
-	for i := range ws {
-		for n := 1; n <= maxTitleGram && i+n <= len(ws); n++ {
-			l.grams[gramHash(ws[i:i+n])] = struct{}{}
+// gramHash is the FNV-1a 64 hash of the words ws joined by spaces.
+func gramHash(ws []string) uint64 {
+	h := uint64(fnvOffset)
+	for i, w := range ws {
+		if i > 0 {
+			h = (h ^ ' ') * fnvPrime
 		}
+		h = fnvAdd(h, w)
 	}
+	return h
+}
+
+// titleIndex is what the linker knows of the catalog's titles as a whole:
+// each item's normalized title (padded, as Item.title) and the FNV-64
+// hashes of every title phrase of 1 to maxTitleGram words (its words
+// included: knowsWord), sorted and distinct: a flat slice builds several
+// times faster than a map of them and takes half the memory; a lookup is a
+// binary search.
+type titleIndex struct {
+	keys  []string
+	grams []uint64
+	// stops holds the titles made only of stop words ("It", "Up", "Her"):
+	// such a title is a name only right after a negation or an "only", as
+	// the whole rest of its clause ("anything but It").
+	stops map[string]bool
+}
+
+// titles returns the titles' index, building it at the first call: only an
+// instruction with a word that no facet value, alias or everyday word names
+// needs it. O(catalog titles · log) the first time, O(1) after.
+func (l *Linker) titles() *titleIndex {
+	l.titleOnce.Do(func() {
+		ix := &l.titleIx
+		ix.keys = make([]string, len(l.meta))
+		for i, m := range l.meta {
+			ix.keys[i] = l.titleKey(m)
+			if l.titleCol >= 0 && l.titleCol < len(m) {
+				ws := strings.Fields(ix.keys[i])
+				if len(ws) > 0 && len(ws) <= maxTitleGram && allStopwords(ws) {
+					if ix.stops == nil {
+						ix.stops = map[string]bool{}
+					}
+					ix.stops[strings.Join(ws, " ")] = true
+				}
+				for j := range ws {
+					for n := 1; n <= maxTitleGram && j+n <= len(ws); n++ {
+						ix.grams = append(ix.grams, gramHash(ws[j:j+n]))
+					}
+				}
+			}
+		}
+		slices.Sort(ix.grams)
+		ix.grams = slices.Clip(slices.Compact(ix.grams))
+	})
+	return &l.titleIx
 }
 
 // number reads a number as a number facet holds it.
 func number(v string) (float64, bool) { return parseNumber(strings.TrimSpace(v)) }
 
+// titleKey is an item's normalized title as its Item holds it.
+func (l *Linker) titleKey(m []string) string {
+	var title []string
+	if l.titleCol >= 0 && l.titleCol < len(m) && m[l.titleCol] != "" {
+		title = append(title, m[l.titleCol])
+	}
+	return " " + text.Key(strings.Join(title, " . ")) + " "
+}
+
+// catalogItem returns catalog item i prepared for matching, building it
+// at its first use. O(its metadata length) the first time, O(1) after.
+func (l *Linker) catalogItem(i int) *Item {
+	l.itemMu.Lock()
+	defer l.itemMu.Unlock()
+	if l.items[i] == nil {
+		it, _ := l.fields(l.meta[i])
+		it.title = l.titleKey(l.meta[i])
+		l.items[i] = &it
+	}
+	return l.items[i]
+}
+
 // item prepares one item's metadata for matching; extra adds values given
 // with a request (a candidate's own meta).
 func (l *Linker) item(m []string, extra map[string][]string) Item {
+	it, title := l.fields(m)
+	l.addExtra(&it, &title, extra)
+	it.title = " " + text.Key(strings.Join(title, " . ")) + " "
+	return it
+}
+
+// fields reads an item's metadata row: its facet values and numbers into
+// an Item (without its title) and its title values apart.
+func (l *Linker) fields(m []string) (Item, []string) {
 	it := Item{facets: map[string][]string{}}
 	var title []string
 	for k, v := range m {
@@ -418,7 +521,7 @@ func (l *Linker) item(m []string, extra map[string][]string) Item {
 		}
 		c := l.cols[k]
 		switch {
-		case k == l.titles:
+		case k == l.titleCol:
 			title = append(title, v)
 		case c.Type == ColNumber:
 			if x, ok := number(v); ok {
@@ -433,9 +536,7 @@ func (l *Linker) item(m []string, extra map[string][]string) Item {
 			}
 		}
 	}
-	l.addExtra(&it, &title, extra)
-	it.title = " " + text.Key(strings.Join(title, " . ")) + " "
-	return it
+	return it, title
 }
 
 // addExtra adds a request's values of an item: a title, a number of a
@@ -464,8 +565,9 @@ func (l *Linker) addExtra(it *Item, title *[]string, extra map[string][]string) 
 	}
 }
 
-// CatalogItem returns catalog item i prepared for matching. O(1).
-func (l *Linker) CatalogItem(i int) *Item { return &l.items[i] }
+// CatalogItem returns catalog item i prepared for matching. O(its
+// metadata length) the first time, O(1) after.
+func (l *Linker) CatalogItem(i int) *Item { return l.catalogItem(i) }
 
 // ItemWith is catalog item i (or no item, when i < 0) with a request's extra
 // metadata added. O(metadata length).
@@ -473,7 +575,7 @@ func (l *Linker) ItemWith(i int, extra map[string][]string) Item {
 	if i < 0 {
 		return l.item(nil, extra)
 	}
-	it := l.items[i]
+	it := *l.catalogItem(i)
 	if len(extra) == 0 {
 		return it
 	}
@@ -588,11 +690,23 @@ func (l *Linker) lookup(key string, x *Extra) []Entity {
 	return out
 }
 
+// knowsWord reports whether the normalized word w is in the catalog's
+// vocabulary: a word of a facet value, an alias, an everyday word or a
+// title (a one-word title phrase, by its 64-bit hash as inTitles reads
+// them). O(len(w)).
+func (l *Linker) knowsWord(w string) bool {
+	if l.phraseWords[w] {
+		return true
+	}
+	_, ok := slices.BinarySearch(l.titles().grams, gramHash([]string{w}))
+	return ok
+}
+
 // inTitles reports whether the normalized words ws occur as a phrase in some
 // title.
 func (l *Linker) inTitles(ws []string, x *Extra) bool {
 	h := gramHash(ws)
-	if _, ok := l.grams[h]; ok {
+	if _, ok := slices.BinarySearch(l.titles().grams, h); ok {
 		return true
 	}
 	if x != nil {

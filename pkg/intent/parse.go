@@ -130,11 +130,13 @@ func (p *parser) run() {
 			continue
 		}
 		if p.skippable(i) {
-			if k, title := p.stopTitle(i); k > 0 && p.mode != scopePositive && p.mode != scopePrefer && !p.cueUsed {
-				p.addWith(i, k, []Entity{{Facet: "title", Value: title}}, nil)
-				p.markWhole(title)
-				i += k
-				continue
+			if p.mode != scopePositive && p.mode != scopePrefer && !p.cueUsed {
+				if k, title := p.stopTitle(i); k > 0 {
+					p.addWith(i, k, []Entity{{Facet: "title", Value: title}}, nil)
+					p.markWhole(title)
+					i += k
+					continue
+				}
 			}
 			p.imply(t)
 			i++
@@ -187,14 +189,11 @@ func (p *parser) markWhole(key string) {
 // yet in its scope ("anything by Stephen King except
 // It"). It returns the words read and the title's key, 0 for none.
 func (p *parser) stopTitle(i int) (int, string) {
-	if len(p.l.stopTitles) == 0 {
-		return 0, ""
-	}
 	j := i
 	for p.isWord(j) && p.skippable(j) {
 		j++
 	}
-	if p.isWord(j) {
+	if j == i || p.isWord(j) || len(p.l.titles().stops) == 0 {
 		return 0, ""
 	}
 	for k := min(j-i, maxTitleGram); k >= 1; k-- { // "no Us please"
@@ -202,11 +201,17 @@ func (p *parser) stopTitle(i int) (int, string) {
 		for n := range k {
 			ws[n] = p.toks[i+n].Norm
 		}
-		if key := strings.Join(ws, " "); p.l.stopTitles[key] {
+		if key := strings.Join(ws, " "); p.l.titles().stops[key] {
 			return k, key
 		}
 	}
 	return 0, ""
+}
+
+// stopTitleAt reports whether a title of stop words starts at word i.
+func (p *parser) stopTitleAt(i int) bool {
+	n, _ := p.stopTitle(i)
+	return n > 0
 }
 
 // closeScope ends the current scope at a boundary. A negation followed by
@@ -291,7 +296,7 @@ func (p *parser) onCue(i, k int, kind cueKind) {
 		for p.isWord(j) && p.skippable(j) {
 			j++
 		}
-		if n, _ := p.stopTitle(i + k); !p.isWord(j) && n == 0 { // "Halo only", "PS4 games only."
+		if !p.isWord(j) && !p.stopTitleAt(i+k) { // "Halo only", "PS4 games only."
 			if len(p.recent) > 0 {
 				p.promote()
 			} else if p.mode == scopePositive && len(p.in.Only) == 0 {

@@ -1,7 +1,6 @@
 package intent
 
 import (
-	"hash/fnv"
 	"slices"
 	"strings"
 	"sync"
@@ -24,8 +23,11 @@ const (
 // vocabulary word is stored under itself and the strings it gives with one
 // (or, for long words, two) letters deleted; a query's own deletes meet them,
 // and each candidate is then checked by its edit distance. Built once per
-// linker on first need: O(vocabulary · deletes) time and about 16 bytes an
-// entry; a lookup is O(deletes of the query · log entries).
+// linker, at the first word that is not in the catalog's vocabulary
+// (Linker.knowsWord) and may be a typo: O(catalog text + vocabulary ·
+// deletes) time and about 16 bytes an entry; a lookup is O(deletes of the
+// query · log entries). An instruction whose words the catalog knows never
+// builds it.
 type typoIndex struct {
 	words []string
 	freq  []int32
@@ -40,44 +42,43 @@ type typoKey struct {
 // lazy holds what a linker builds on first need, under once.
 type lazy struct {
 	once  sync.Once
-	vocab map[string]int32 // normalized word → items (or values) holding it
-	typos *typoIndex
+	typos *typoIndex // over vocabulary()
 	vonce sync.Once
 	vals  []valueVec // facet values with their embedding (vectors.go)
 	// facets is Facets, built on the first call (facets.go).
 	facets facetCache
 }
 
+// typos returns the linker's typo index, building it at the first call.
+func (l *Linker) typos() *typoIndex {
+	l.lazy.once.Do(func() { l.lazy.typos = newTypoIndex(l.vocabulary()) })
+	return l.lazy.typos
+}
+
 // vocabulary returns the catalog's normalized words with the number of
-// items and values that hold each. O(catalog text) on the first call.
+// phrases and items that hold each. O(catalog text).
 func (l *Linker) vocabulary() map[string]int32 {
-	l.lazy.once.Do(func() {
-		v := map[string]int32{}
-		for k := range l.phrases {
-			for _, w := range strings.Fields(k) {
+	v := map[string]int32{}
+	for k := range l.phrases {
+		for _, w := range strings.Fields(k) {
+			v[w]++
+		}
+	}
+	var seen []string // a title's distinct words
+	for _, title := range l.titles().keys {
+		seen = seen[:0]
+		for _, w := range strings.Fields(title) {
+			if !slices.Contains(seen, w) {
+				seen = append(seen, w)
 				v[w]++
 			}
 		}
-		for i := range l.items {
-			seen := map[string]bool{}
-			for _, w := range strings.Fields(l.items[i].title) {
-				if !seen[w] {
-					seen[w] = true
-					v[w]++
-				}
-			}
-		}
-		l.lazy.vocab = v
-		l.lazy.typos = newTypoIndex(v)
-	})
-	return l.lazy.vocab
+	}
+	return v
 }
 
-func hashString(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
-}
+// hashString is the FNV-1a 64 hash of s.
+func hashString(s string) uint64 { return fnvAdd(fnvOffset, s) }
 
 // deletes calls f with every string w gives with up to n letters deleted
 // (bytes: the analyzer folds the common accents to ASCII).
@@ -215,16 +216,12 @@ func editDistance(a, b string, max int) int {
 // that names nothing and is a typo of a catalog word, and remembers what was
 // typed (p.typed) so that the clause says "metriod → metroid".
 func (p *parser) correctTypos() {
-	var vocab map[string]int32
 	for i, t := range p.toks {
 		w := t.Norm
 		if t.Mark != 0 || len(w) < MinTypoLen-1 || isDigits(w) || stopwords[w] || p.l.filler[w] || vague[w] || cueWords[w] {
 			continue
 		}
-		if vocab == nil {
-			vocab = p.l.vocabulary()
-		}
-		if _, ok := vocab[w]; ok {
+		if p.l.knowsWord(w) {
 			continue
 		}
 		if p.x != nil && p.x.knows(w) {
@@ -233,13 +230,13 @@ func (p *parser) correctTypos() {
 		var c string
 		var ok bool
 		if p.l.Known == nil || !p.l.Known(w) {
-			c, _, ok = p.l.lazy.typos.correct(w)
+			c, _, ok = p.l.typos().correct(w)
 		}
 		if !ok {
 			// A real word, or one under five letters, is read as a typo
 			// only where the corrected word makes a title phrase with its
 			// neighbour ("Kingdom Harts", "Mario Krat").
-			c, _, ok = p.l.lazy.typos.nearest(w, 1, func(c string) bool { return p.titleNeighbour(i, c) })
+			c, _, ok = p.l.typos().nearest(w, 1, func(c string) bool { return p.titleNeighbour(i, c) })
 		}
 		if !ok {
 			continue

@@ -385,11 +385,12 @@ func (r *Ranker) steer(u User, req Request, out []Ranked) {
 // mean over its pairs of 1 - the cosine of their word-vector embeddings
 // (0: all alike; unknown items are left out). O(n² · dim).
 func (r *Ranker) Diversity(ids []string) float64 {
-	r.itemVectors()
 	var vs [][]float32
 	for _, id := range ids {
-		if i, ok := r.cat.Lookup(id); ok && len(r.items[i].vec) > 0 {
-			vs = append(vs, r.items[i].vec)
+		if i, ok := r.cat.Lookup(id); ok {
+			if v := r.itemVec(i); len(v) > 0 {
+				vs = append(vs, v)
+			}
 		}
 	}
 	sum, n := 0.0, 0

@@ -248,7 +248,7 @@ func (r *Ranker) softParts(in *intent.Intent, req Request, out []Ranked) {
 		if neg != nil {
 			var cv []float32
 			if ci, ok := r.cat.Lookup(out[k].ID); ok && req.Candidates[k].Text == "" {
-				cv = r.items[ci].vec
+				cv = r.itemVec(ci)
 			} else {
 				cv = r.vec.Sentence(text.Keywords(req.Candidates[k].Text))
 			}

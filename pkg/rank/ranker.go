@@ -191,8 +191,9 @@ type Ranker struct {
 	keysOnce  sync.Once
 	keys      [][]memory.ItemKey
 	keysBuilt atomic.Bool // set once keys is built
-	// vecOnce builds the items' embeddings (itemVectors).
-	vecOnce sync.Once
+	// itemMu guards the items' BM25 documents and embeddings, each made at
+	// its first use (itemDoc, itemVec).
+	itemMu sync.Mutex
 	// seriesNames are the keys of the catalog's series column, built at
 	// their first use (seriesPrefix).
 	seriesOnce  sync.Once
@@ -206,7 +207,9 @@ type Ranker struct {
 }
 
 // New prepares a ranker: the BM25 statistics of the catalog's item texts and
-// the embedded word vectors (vector.Default). O(items · text length).
+// the embedded word vectors (vector.Default); an item's BM25 document and
+// embedding are made at the first request that reads them (itemDoc,
+// itemVec). O(items · text length).
 func New(cat *catalog.Catalog) *Ranker {
 	toks := make([][]string, cat.Len())
 	for i := range toks {
@@ -218,7 +221,7 @@ func New(cat *catalog.Catalog) *Ranker {
 		r.ws = append(r.ws, w*s)
 	}
 	for i, t := range toks {
-		r.items[i] = itemText{doc: r.ix.Prepare(t), toks: t}
+		r.items[i] = itemText{toks: t}
 	}
 	r.mainKind = mainKind(cat)
 	return r
@@ -260,12 +263,14 @@ func cosine(a []float64, b []float32) float64 {
 	return dot / math.Sqrt(norm)
 }
 
-// itemText is one catalog item's metadata text prepared once: its tokens,
-// its BM25 document and its sentence embedding.
+// itemText is one catalog item's metadata text: its tokens, read at New,
+// and its BM25 document and sentence embedding, made at their first use.
 type itemText struct {
-	toks []string
-	doc  lexical.Doc
-	vec  []float32
+	toks     []string
+	doc      lexical.Doc
+	vec      []float32
+	prepared bool // doc is made
+	embedded bool // vec is made
 }
 
 // linker returns the ranker's instruction interpreter over its catalog,
@@ -281,15 +286,31 @@ func (r *Ranker) linker() *intent.Linker {
 	return r.lk
 }
 
-// itemVectors builds every catalog item's sentence embedding, at the first
-// request that reads one (a user with a memory, or an instruction): a first
-// visit ranks by popularity without them. O(items · text length) once.
-func (r *Ranker) itemVectors() {
-	r.vecOnce.Do(func() {
-		for i := range r.items {
-			r.items[i].vec = r.vec.Sentence(r.items[i].toks)
-		}
-	})
+// itemVec returns catalog item i's sentence embedding, computing it at its
+// first use: a request embeds only the items it reads (its candidates and
+// the user's history), so the first request on a catalog of 64,000 items
+// embeds a few hundred of them, not all. O(text length) the first time,
+// O(1) after.
+func (r *Ranker) itemVec(i int) []float32 {
+	r.itemMu.Lock()
+	defer r.itemMu.Unlock()
+	it := &r.items[i]
+	if !it.embedded {
+		it.vec, it.embedded = r.vec.Sentence(it.toks), true
+	}
+	return it.vec
+}
+
+// itemDoc returns catalog item i's BM25 document, preparing it at its first
+// use (as itemVec). O(text length) the first time, O(1) after.
+func (r *Ranker) itemDoc(i int) lexical.Doc {
+	r.itemMu.Lock()
+	defer r.itemMu.Unlock()
+	it := &r.items[i]
+	if !it.prepared {
+		it.doc, it.prepared = r.ix.Prepare(it.toks), true
+	}
+	return it.doc
 }
 
 // itemKeys returns catalog item i's features, with derived categories
@@ -348,17 +369,14 @@ type context struct {
 func (r *Ranker) prepare(u User, instruction string) *context {
 	x := &context{seen: map[string]bool{}, histQ: lexical.Query{}, memQ: lexical.Query{}, instrQ: lexical.Query{},
 		profQ: lexical.Query{}, dislQ: lexical.Query{}, prefs: newPreferences(u.Chunks), cats: u.Categories}
-	if x.dense = len(u.Events)+len(u.Chunks) > 0 || u.Profile != "" || instruction != ""; x.dense {
-		r.itemVectors()
-	}
+	x.dense = len(u.Events)+len(u.Chunks) > 0 || u.Profile != "" || instruction != ""
 	w := 1.0
 	for k := len(u.Events) - 1; k >= 0; k-- {
 		e := u.Events[k]
 		x.seen[e.Item] = true
 		if i, ok := r.cat.Lookup(e.Item); ok {
-			it := &r.items[i]
-			x.histQ.Add(it.toks, w)
-			addVec(&x.histV, it.vec, w)
+			x.histQ.Add(r.items[i].toks, w)
+			addVec(&x.histV, r.itemVec(i), w)
 		} else {
 			toks := text.Keywords(e.Text)
 			x.histQ.Add(toks, w)
@@ -529,10 +547,9 @@ func (r *Ranker) features(x *context, c Candidate, ci int, keys []memory.ItemKey
 	var d lexical.Doc
 	var cv []float32
 	if ci >= 0 && c.Text == "" {
-		it := &r.items[ci]
-		d = it.doc
+		d = r.itemDoc(ci)
 		if x.dense {
-			cv = it.vec
+			cv = r.itemVec(ci)
 		}
 	} else {
 		// The text is read only here: a catalog item's is prepared once
@@ -684,9 +701,6 @@ func (r *Ranker) Rank(u User, req Request) ([]Ranked, error) {
 	}
 	r.steer(u, req, out)
 	if req.Intent != nil {
-		if len(req.Intent.Negative) > 0 {
-			r.itemVectors() // the negated words' penalty reads them
-		}
 		r.softParts(req.Intent, req, out)
 	}
 	slices.SortStableFunc(out, func(a, b Ranked) int {

@@ -1,47 +1,41 @@
 package rank
 
 import (
-	"fmt"
 	"strconv"
 	"testing"
 
 	"github.com/recmem/recmem/pkg/catalog"
+	"github.com/recmem/recmem/pkg/workload"
 )
 
-// scaledCatalog is a synthetic film catalog of n items: titles, a genre list
-// and a year, as a MovieLens catalog has, with no collaborative data.
+// scaledCatalog is workload.ScaledCatalog: a synthetic film catalog of n
+// items (titles, a genre list and a year, as a MovieLens catalog has).
 func scaledCatalog(tb testing.TB, n int) *catalog.Catalog {
-	genres := []string{"Action", "Comedy", "Drama", "Horror", "Sci-Fi", "Romance", "Thriller", "Children's", "Animation", "War"}
-	words := []string{"night", "story", "return", "dark", "love", "city", "king", "space", "war", "house", "man", "girl", "blue", "last", "day"}
-	c := &catalog.Catalog{Dataset: "scaled", MetaNames: []string{"title", "genre", "year"},
-		Facets: []catalog.Facet{{Name: "title", Type: catalog.TypeText}, {Name: "genre", Type: catalog.TypeList}, {Name: "year", Type: catalog.TypeNumber, Unit: "year"}}}
-	for i := range n {
-		c.IDs = append(c.IDs, strconv.Itoa(i))
-		title := fmt.Sprintf("%s %s %d", words[i%len(words)], words[(i/len(words))%len(words)], i)
-		c.Meta = append(c.Meta, []string{title, genres[i%len(genres)] + "|" + genres[(i/3)%len(genres)], strconv.Itoa(1930 + i%69)})
-		c.Pop = append(c.Pop, float32(i%100))
-		c.Recent = append(c.Recent, 0)
-		c.Bias = append(c.Bias, 0)
-		c.Trans = append(c.Trans, nil)
-		c.CoOc = append(c.CoOc, nil)
-	}
-	if err := c.Finish(); err != nil {
+	c, err := workload.ScaledCatalog(n)
+	if err != nil {
 		tb.Fatal(err)
 	}
 	return c
 }
 
+// scaledRequest is 300 candidates spread over a scaled catalog of n items,
+// with an instruction.
+func scaledRequest(n int, instruction string) Request {
+	var cands []Candidate
+	for _, id := range workload.ScaledCandidates(n, 300) {
+		cands = append(cands, Candidate{ID: id})
+	}
+	return Request{Candidates: cands, Instruction: instruction, K: 20}
+}
+
 // BenchmarkRankInstructionCatalogSize ranks 300 candidates with an
-// instruction on catalogs of growing size: the cost of a request must not
-// grow with the catalog (the first request pays the lazy typo index).
+// instruction on catalogs of growing size, on one ranker: the steady
+// state, which must not grow with the catalog (BenchmarkRankInstructionFirst
+// is the first request).
 func BenchmarkRankInstructionCatalogSize(b *testing.B) {
 	for _, n := range []int{1682, 64000} {
 		r := New(scaledCatalog(b, n))
-		var cands []Candidate
-		for i := 0; i < 300; i++ {
-			cands = append(cands, Candidate{ID: strconv.Itoa(i * (n / 300))})
-		}
-		req := Request{Candidates: cands, Instruction: "spooky films from the 80s, no romance, not Drama", K: 20}
+		req := scaledRequest(n, workload.ScaledInstruction)
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -49,6 +43,47 @@ func BenchmarkRankInstructionCatalogSize(b *testing.B) {
 				if _, err := r.Rank(User{}, u.Constrained(req)); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkRankInstructionFirst is the first request with an instruction
+// on a ranker just made (New, untimed): what a visitor waits for after
+// load_catalog, everything the ranker builds on first use included; one
+// instruction of each of workload.ScaledInstructions (what it makes the
+// interpreter read: values, titles, the typo index).
+func BenchmarkRankInstructionFirst(b *testing.B) {
+	for _, n := range []int{1682, 64000} {
+		cat := scaledCatalog(b, n)
+		for _, in := range workload.ScaledInstructions {
+			b.Run(strconv.Itoa(n)+"/"+in.Name, func(b *testing.B) { benchFirst(b, cat, scaledRequest(n, in.Text)) })
+		}
+	}
+}
+
+func benchFirst(b *testing.B, cat *catalog.Catalog, req Request) {
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		r := New(cat)
+		b.StartTimer()
+		u := r.Understand(req)
+		if _, err := r.Rank(User{}, u.Constrained(req)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkNewScaled is New on the scaled catalogs: the ranker's share of
+// load_catalog.
+func BenchmarkNewScaled(b *testing.B) {
+	for _, n := range []int{1682, 64000} {
+		cat := scaledCatalog(b, n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				New(cat)
 			}
 		})
 	}
