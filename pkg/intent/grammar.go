@@ -105,6 +105,7 @@ var (
 
 func init() {
 	normalizeNumberWords()
+	normalizeRelativeWords()
 	for _, c := range cueList {
 		for _, p := range strings.Split(c.phrases, "|") {
 			k := text.Key(p)

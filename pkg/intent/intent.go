@@ -57,6 +57,7 @@ type Clause struct {
 	key       string   // the value's normalized phrase
 	seq       int      // the parser's number of a plain mention
 	whole     bool     // a title clause met only by the whole title ("It")
+	relative  bool     // a half of a number facet from a relative word ("cheap")
 	// alt marks an alternative to the clause before it ("Comedy or
 	// Drama", or another value one phrase named): a list facet's values
 	// are otherwise all asked for.

@@ -104,6 +104,9 @@ type Linker struct {
 	// "num_players") to that facet, so that "under 300 pages" is read in it
 	// ("" when two facets share the word).
 	numNames map[string]string
+	// medians caches each number facet's median (relative.go), under medMu.
+	medMu   sync.Mutex
+	medians map[string]float64
 	// Common reports whether a normalized word is a common English word
 	// (the ranker uses the word-vector table's frequency rank): after a
 	// possessive ("for my son") such a word is not read as a title word,

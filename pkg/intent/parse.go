@@ -124,6 +124,13 @@ func (p *parser) run() {
 			i += k
 			continue
 		}
+		// A relative word wins over the cue it starts with ("pas cher":
+		// cheap, not a negation).
+		if k, r := p.relativeAt(i); k > 0 {
+			p.addRelative(i, k, r)
+			i += k
+			continue
+		}
 		if k, kind := p.cueAt(i); k > 0 {
 			p.onCue(i, k, kind)
 			i += k
@@ -631,6 +638,7 @@ func (p *parser) unknown(t text.Token) {
 // and bounds the lists.
 func (p *parser) settle() {
 	in := &p.in
+	p.dropRelative()
 	same := func(a, b Clause) bool { return a.key == b.key }
 	dedupe := func(cs []Clause) []Clause {
 		out := cs[:0:0]

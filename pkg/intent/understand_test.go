@@ -312,3 +312,32 @@ func TestLexiconWordNeverNear(t *testing.T) {
 		t.Errorf("poems: %q, notes %q", in.Summary(), in.Notes)
 	}
 }
+
+// TestRelativeWords: "cheap", "top rated", "short" ask for a half of a
+// number facet, split at its median over the catalog (hand-computed below).
+func TestRelativeWords(t *testing.T) {
+	cols := []Column{{Name: "title", Type: ColText}, {Name: "category", Type: ColText},
+		{Name: "price", Type: ColNumber, Unit: UnitPrice, Min: 10, Max: 90}, {Name: "rating", Type: ColNumber, Unit: UnitRating, Min: 3, Max: 5}}
+	// prices 10 20 30 40 90: the lower median is 30; ratings 3 4 4.5 4.5 5: 4.5
+	meta := [][]string{{"Long Cable", "Cable", "10", "3"}, {"Budget Mouse", "Budget", "20", "4"}, {"Desk Lamp", "Lamp", "30", "4.5"},
+		{"Arc Lamp", "Lamp", "40", "4.5"}, {"Gold Lamp", "Lamp", "90", "5"}}
+	l := NewLinkerColumns(cols, meta, nil)
+	for in, want := range map[string]string{
+		"a cheap lamp":        "only: price at most 30 · only: Lamp",
+		"nothing expensive":   "not: price at least 30",
+		"top rated lamps":     "only: rating at least 4.5 · only: Lamp",
+		"une lampe pas chère": "only: Lamp · only: price at most 30",
+		"cheap, under $15":    "only: price under 15",
+		"budget":              "only: Budget",                       // the catalog's value wins
+		"something recent":    "",                                   // no year facet: a note
+		"a long cable":        "only: Cable · not understood: long", // no duration facet: a note says so
+	} {
+		pi := l.Parse(in, nil)
+		if got := pi.Summary(); got != want && !(want == "" && strings.HasPrefix(got, "not understood")) {
+			t.Errorf("%q: %q, want %q (notes %q)", in, got, want, pi.Notes)
+		}
+	}
+	if pi := l.Parse("a short one", nil); !strings.Contains(strings.Join(pi.Notes, " "), "this catalog has no durations") {
+		t.Errorf("a short one: notes %q", pi.Notes)
+	}
+}

@@ -134,6 +134,12 @@ func (l *Linker) nearestValue(w string) ([]Entity, float64) {
 // vectorSynonym grounds word i by word vectors, or reports false.
 func (p *parser) vectorSynonym(i int) bool {
 	t := p.toks[i]
+	if r, ok := relativeWords[t.Norm]; ok { // "cheap" where nothing has a price
+		if p.mode != scopeExclude && p.mode != scopeAvoid {
+			p.note(fmt.Sprintf("this catalog has no %s: %q is not used", unitNoun[r.unit], t.Orig))
+		}
+		return false
+	}
 	if vague[t.Norm] || stopwords[t.Norm] || cueWords[t.Norm] || len(t.Norm) < 3 || isDigits(t.Norm) {
 		return false
 	}
