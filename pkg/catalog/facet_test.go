@@ -108,8 +108,12 @@ func TestFacetErrors(t *testing.T) {
 		}
 	}
 	bad := strings.Replace(films, `["Horror","Sci-Fi"]`, `["Horror|Gore"]`, 1)
-	if _, err := Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), "separator") {
+	if _, err := Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), "separator") || !strings.Contains(err.Error(), "items[0].meta.genre") {
 		t.Errorf("a list element holding the separator: err = %v", err)
+	}
+	nested := strings.Replace(films, `["Horror","Sci-Fi"]`, `[["Horror"]]`, 1)
+	if _, err := Parse([]byte(nested)); err == nil || !strings.Contains(err.Error(), "items[0].meta.genre: want a string") {
+		t.Errorf("a list inside a list: err = %v", err)
 	}
 }
 

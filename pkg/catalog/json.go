@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/recmem/recmem/pkg/intent"
@@ -111,12 +112,43 @@ type JSONFeature struct {
 	Scale  float64 `json:"scale"`
 }
 
+// metaFault names the first metadata value of b that MetaValue refuses
+// ("items[3].meta.genre"), "" when there is none: encoding/json does not
+// say where a value's own decoder failed. O(size), on an error only.
+func metaFault(b []byte) string {
+	var j struct {
+		MetaNames []string `json:"meta_names"`
+		Items     []struct {
+			Meta []json.RawMessage `json:"meta"`
+		} `json:"items"`
+	}
+	if json.Unmarshal(b, &j) != nil {
+		return ""
+	}
+	for i, it := range j.Items {
+		for k, raw := range it.Meta {
+			var v MetaValue
+			if v.UnmarshalJSON(raw) != nil {
+				name := strconv.Itoa(k)
+				if k < len(j.MetaNames) {
+					name = j.MetaNames[k]
+				}
+				return fmt.Sprintf("items[%d].meta.%s", i, name)
+			}
+		}
+	}
+	return ""
+}
+
 // DecodeJSON reads the JSON form, refusing unknown fields. O(size).
 func DecodeJSON(b []byte) (*Catalog, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var j JSON
 	if err := dec.Decode(&j); err != nil {
+		if where := metaFault(b); where != "" {
+			return nil, fmt.Errorf("%w: %s: %w", ErrFormat, where, err)
+		}
 		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
 	}
 	switch {

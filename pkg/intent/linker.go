@@ -100,9 +100,10 @@ type Linker struct {
 	meta   [][]string
 	itemMu sync.Mutex
 	items  []*Item
-	// numNames maps a word of a unit-less number facet's name ("pages",
-	// "num_players") to that facet, so that "under 300 pages" is read in it
-	// ("" when two facets share the word).
+	// numNames maps a word of the name or declared unit of a number facet
+	// whose unit the interpreter does not know ("pages", "num_players",
+	// "parsecs") to that facet, so that "under 300 pages" is read in it (""
+	// when two facets share the word).
 	numNames map[string]string
 	// medians caches each number facet's median (relative.go), under medMu.
 	medMu   sync.Mutex
@@ -187,7 +188,14 @@ func NewLinkerColumns(cols []Column, meta [][]string, t *Table) *Linker {
 		for _, w := range text.AnalyzedWords(c.Name) {
 			l.filler[w] = true
 			delete(lexFiller, w)
-			if c.Type == ColNumber && c.Unit == "" && !genericNameWords[w] && len(w) > 1 {
+		}
+		// A number facet of no unit the interpreter knows is named by the
+		// words of its name and of its declared unit ("pages", "parsecs").
+		if c.Type == ColNumber && (c.Unit == "" || unitNoun[c.Unit] == "") {
+			for _, w := range text.AnalyzedWords(c.Name + " " + c.Unit) {
+				if genericNameWords[w] || len(w) < 2 {
+					continue
+				}
 				if l.numNames == nil {
 					l.numNames = map[string]string{}
 				}
@@ -250,8 +258,8 @@ func allStopwords(ws []string) bool {
 	return true
 }
 
-// namedNumber returns the unit-less number facet a word names ("pages" →
-// "pages"), "" for none.
+// namedNumber returns the number facet of no known unit a word names
+// ("pages" → "pages"), "" for none.
 func (l *Linker) namedNumber(w string) string { return l.numNames[w] }
 
 // maxPartial is the most values one partial word may name ("Brontë":

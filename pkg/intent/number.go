@@ -582,7 +582,7 @@ func (l *Linker) numberColumn(unit string, x *Extra) (Column, bool) {
 		}
 	}
 	for _, c := range l.cols { // a facet named by its own word ("pages")
-		if c.Type == ColNumber && c.Unit == "" && c.Name == unit {
+		if c.Type == ColNumber && c.Name == unit && unitNoun[c.Unit] == "" {
 			return c, true
 		}
 	}

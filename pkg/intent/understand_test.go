@@ -210,7 +210,8 @@ func TestTypoRules(t *testing.T) {
 func shelf(t testing.TB) *Linker {
 	t.Helper()
 	cols := []Column{{Name: "title", Type: ColText}, {Name: "author", Type: ColText},
-		{Name: "pages", Type: ColNumber, Min: 32, Max: 1138}, {Name: "num_players", Type: ColNumber, Min: 1, Max: 6}}
+		{Name: "pages", Type: ColNumber, Min: 32, Max: 1138}, {Name: "num_players", Type: ColNumber, Min: 1, Max: 6},
+		{Name: "weight", Type: ColNumber, Unit: "grams", Min: 100, Max: 900}}
 	meta := [][]string{
 		{"It", "Stephen King", "1138", "1"},
 		{"Carrie", "Stephen King", "199", "1"},
@@ -245,6 +246,7 @@ func TestUnderstandShelf(t *testing.T) {
 		{"at least 500 pages", "only: pages at least 500", ""},
 		{"between 50 and 200 pages", "only: pages 50 to 200", ""},
 		{"for 4 players or more", "only: num_players at least 4", ""},
+		{"less than 300 grams", "only: weight under 300", ""}, // a declared unit of its own
 		{"a 300 page book", "", "one number, not a range"}, // "book": the lexicon's kind word
 		// the last word of a name names it, unless it is a common word
 		{"Tolkien", "only: J.R.R. Tolkien", ""},
