@@ -247,7 +247,7 @@ func TestUnderstandShelf(t *testing.T) {
 		{"between 50 and 200 pages", "only: pages 50 to 200", ""},
 		{"for 4 players or more", "only: num_players at least 4", ""},
 		{"less than 300 grams", "only: weight under 300", ""}, // a declared unit of its own
-		{"a 300 page book", "", "one number, not a range"}, // "book": the lexicon's kind word
+		{"a 300 page book", "", "one number, not a range"},    // "book": the lexicon's kind word
 		// the last word of a name names it, unless it is a common word
 		{"Tolkien", "only: J.R.R. Tolkien", ""},
 		{"tolkein", "only: J.R.R. Tolkien", ""}, // a typo of it
