@@ -14,9 +14,15 @@ import (
 // two neighbours swapped). Never on short words, stop words, cues, numbers,
 // or words the embedded word-vector table knows (a real word is not a typo).
 // On a tie the word found in more items wins, then the smaller in byte order.
+//
+// A word longer than MaxTypoLen bytes is never corrected nor indexed: the
+// deletes of a word of n letters number about n²/2 at two edits, so a
+// 3,900-letter word (an instruction may hold 4,000 bytes) would take
+// minutes and gigabytes; no real word is that long.
 const (
 	MinTypoLen    = 5
 	MinTwoTypoLen = 9
+	MaxTypoLen    = 40
 )
 
 // typoIndex is a symmetric-delete index (SymSpell, Wolf Garbe 2012): every
@@ -97,7 +103,7 @@ func newTypoIndex(vocab map[string]int32) *typoIndex {
 	ix := &typoIndex{}
 	words := make([]string, 0, len(vocab))
 	for w := range vocab {
-		if len(w) >= MinTypoLen-1 && !isDigits(w) {
+		if len(w) >= MinTypoLen-1 && len(w) <= MaxTypoLen && !isDigits(w) {
 			words = append(words, w)
 		}
 	}
@@ -142,6 +148,9 @@ func (ix *typoIndex) correct(w string) (string, int, bool) {
 // nearest returns the vocabulary word nearest to w within allowed edits
 // that ok accepts (nil: any), and its distance.
 func (ix *typoIndex) nearest(w string, allowed int, ok func(string) bool) (string, int, bool) {
+	if len(w) > MaxTypoLen {
+		return "", 0, false
+	}
 	best, bestD := int32(-1), allowed+1
 	try := func(q string) {
 		h := hashString(q)

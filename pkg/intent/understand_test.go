@@ -343,3 +343,23 @@ func TestRelativeWords(t *testing.T) {
 		t.Errorf("a short one: notes %q", pi.Notes)
 	}
 }
+
+// TestLongWordIsNoTypo: a word of thousands of letters (an instruction may
+// hold 4,000 bytes) is not looked up as a typo: its deletes would number
+// millions (about n²/2 at two edits). Before MaxTypoLen this test ran for
+// minutes.
+func TestLongWordIsNoTypo(t *testing.T) {
+	l := films(t)
+	for _, n := range []int{MaxTypoLen + 1, 3900} {
+		in := l.Parse("qwertz"+strings.Repeat("q", n-6), nil)
+		if len(in.Only)+len(in.Exclude)+len(in.Prefer)+len(in.Avoid) != 0 || len(in.Unknown) != 1 {
+			t.Errorf("%d letters: %d clauses, unknown %d", n, len(in.Only)+len(in.Exclude)+len(in.Prefer)+len(in.Avoid), len(in.Unknown))
+		}
+	}
+	// a catalog word that long is not indexed either
+	long := strings.Repeat("ab", 2000)
+	l2 := NewLinkerColumns([]Column{{Name: "title", Type: ColText}}, [][]string{{"Alien " + long}}, nil)
+	if in := l2.Parse("alein", nil); in.Summary() != "only: alien" {
+		t.Errorf("alein: %q", in.Summary())
+	}
+}
