@@ -13,6 +13,10 @@ type Relaxed struct {
 	Facet      string `json:"facet"`
 	Value      string `json:"value"`
 	Reason     string `json:"reason"`
+	// labels are the labels of the dropped clauses, as Value joins them
+	// with " or " (a label may hold " or " itself: "suitable from age 2 or
+	// younger").
+	labels []string
 }
 
 // group is one hard constraint: the Only clauses of one facet (met when any
@@ -37,7 +41,10 @@ func (g *group) byModel() bool {
 	return true
 }
 
-func (g *group) label() string {
+func (g *group) label() string { return strings.Join(g.labels(), " or ") }
+
+// labels are the group's distinct clause labels (a phrase's group once).
+func (g *group) labels() []string {
 	var ls []string
 	for _, c := range g.clauses {
 		l := c.Label()
@@ -48,7 +55,7 @@ func (g *group) label() string {
 			ls = append(ls, l)
 		}
 	}
-	return strings.Join(ls, " or ")
+	return ls
 }
 
 // GroupOf is the group of a facet for "only" constraints: the title and
@@ -199,7 +206,7 @@ func (l *Linker) Filter(in *Intent, items []*Item) (keep []bool, relaxed []Relax
 		if bestN > 0 {
 			reason += fmt.Sprintf(", which leaves %d", bestN)
 		}
-		relaxed = append(relaxed, Relaxed{Constraint: kind, Facet: best.facet, Value: best.label(), Reason: reason})
+		relaxed = append(relaxed, Relaxed{Constraint: kind, Facet: best.facet, Value: best.label(), Reason: reason, labels: best.labels()})
 	}
 	keep = make([]bool, len(items))
 	for i := range items {
@@ -224,7 +231,11 @@ func (in Intent) Without(relaxed []Relaxed) Intent {
 		for _, r := range relaxed {
 			// An "only" group may mix the title and title facets.
 			if r.Constraint == kind && (r.Facet == c.Facet || kind == "only") {
-				for _, v := range strings.Split(r.Value, " or ") {
+				ls := r.labels
+				if ls == nil { // read back from JSON
+					ls = append(strings.Split(r.Value, " or "), r.Value)
+				}
+				for _, v := range ls {
 					if v == c.Label() || (c.Group != "" && v == c.Group) {
 						return true
 					}

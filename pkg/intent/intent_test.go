@@ -107,12 +107,12 @@ func TestFilterAndRelax(t *testing.T) {
 		{"Mario on the Wii U", "00110000", nil},        // "mario" is a title phrase: both Wii U items hold it
 		{"Halo and Mario", "11110000", nil},            // the title and title facets are one group
 		// Dropping either leaves 2: the last mentioned goes.
-		{"Halo on PS3", "11000000", []Relaxed{{"only", "platform", "PlayStation 3", `no candidate met every constraint: "only PlayStation 3" was dropped, which leaves 2`}}},
+		{"Halo on PS3", "11000000", []Relaxed{{"only", "platform", "PlayStation 3", `no candidate met every constraint: "only PlayStation 3" was dropped, which leaves 2`, []string{"PlayStation 3"}}}},
 		// Everything is excluded; dropping "not PS3" or "not wii u" (a
 		// title phrase here: this table has no Wii U alias) leaves 2 each,
 		// "not 360" and "not PlayStation 2" 1, "not Halo" 0.
 		{"no Halo, no 360, no PS3, no PlayStation 2, no Wii U", "00110000", []Relaxed{
-			{"exclude", "title", "wii u", `no candidate met every constraint: "not wii u" was dropped, which leaves 2`}}},
+			{"exclude", "title", "wii u", `no candidate met every constraint: "not wii u" was dropped, which leaves 2`, []string{"wii u"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
