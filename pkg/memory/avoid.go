@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/recmem/recmem/pkg/text"
 )
 
 // avoid records a user's standing wish never to be shown something, kept
@@ -57,7 +59,7 @@ func (t *txn) add(o Op) error {
 		}
 	}
 	key := normalizeKey(cmp.Or(o.Key, label))
-	if key == "" {
+	if key == "" || (o.Key == "" && !namesSomething(label)) {
 		return fmt.Errorf("text: %q names nothing to like or avoid", o.Text)
 	}
 	text := upperFirst(strings.Join(strings.Fields(o.Text), " "))
@@ -157,6 +159,18 @@ func ParseStated(s string) (polarity, label string, cued bool) {
 		}
 	}
 	return "likes", strings.Trim(strings.Join(words, " "), " .,;:!"), false
+}
+
+// namesSomething reports whether a stated preference's words hold a word
+// that is neither a common word nor a cue ("likes the", "avoids avoids",
+// a bare "likes" name nothing). O(words).
+func namesSomething(label string) bool {
+	for _, w := range text.Keywords(label) {
+		if _, cue := statedCues[w]; !cue {
+			return true
+		}
+	}
+	return false
 }
 
 // statedCues map the words that open a stated preference to its polarity.

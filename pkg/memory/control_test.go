@@ -143,6 +143,9 @@ func TestBadEditsLeaveMemory(t *testing.T) {
 		{"an empty preference", Op{Op: "add"}, `ops[0].text: required: what the user likes or avoids ("likes racing", "avoids Nintendo")`},
 		{"only a cue and blanks", Op{Op: "add", Text: "   "}, "ops[0].text: blank"},
 		{"words with nothing to hold", Op{Op: "add", Text: "likes !!!"}, `ops[0].text: "likes !!!" names nothing to like or avoid`},
+		{"a cue alone", Op{Op: "add", Text: "likes"}, `ops[0].text: "likes" names nothing to like or avoid`},
+		{"cues only", Op{Op: "add", Text: "avoids avoids avoids"}, `ops[0].text: "avoids avoids avoids" names nothing to like or avoid`},
+		{"common words only", Op{Op: "add", Text: "I love the"}, `ops[0].text: "I love the" names nothing to like or avoid`},
 		{"a deletion sent twice", Op{Op: "delete", Chunk: "c3"}, `ops[0].chunk: unknown chunk "c3" (the user deleted it: "Enjoys the Mario series")`},
 		{"an add by the planner", Op{Op: "add", Text: "likes racing"}, `ops[0].op: add is the user's own statement (trigger "user")`},
 	} {
