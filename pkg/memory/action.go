@@ -99,6 +99,8 @@ func (g Signal) validate() error {
 		return fmt.Errorf("item: %w", ident.Check(g.Item, maxIDLen))
 	case !slices.Contains(Actions, g.Action):
 		return fmt.Errorf("action: unknown action %q", g.Action)
+	case g.Action == "rate" && g.Rating == 0:
+		return fmt.Errorf("rating: required by the \"rate\" action (1 to 5)")
 	case g.Action == "rate" && (g.Rating < 1 || g.Rating > 5):
 		return fmt.Errorf("rating: must be between 1 and 5, got %d", g.Rating)
 	case g.Action != "rate" && g.Rating != 0:

@@ -71,7 +71,7 @@ func TestRecordValidatesAllFirst(t *testing.T) {
 	}{
 		{Signal{User: "u", Item: "i", Action: "zap"}, `signals[1].action: unknown action "zap"`},
 		{Signal{User: "u", Item: "i", Action: "rate", Rating: 6}, "signals[1].rating: must be between 1 and 5, got 6"},
-		{Signal{User: "u", Item: "i", Action: "rate"}, "signals[1].rating: must be between 1 and 5, got 0"},
+		{Signal{User: "u", Item: "i", Action: "rate"}, "signals[1].rating: required by the \"rate\" action (1 to 5)"},
 		{Signal{User: "u", Item: "i", Action: "like", Rating: 4}, `signals[1].rating: only the "rate" action takes a rating`},
 		{Signal{User: "", Item: "i", Action: "like"}, "signals[1].user: required"},
 		{Signal{User: "u", Item: "", Action: "like"}, "signals[1].item: required"},
