@@ -529,9 +529,26 @@ func (p *parser) addWith(i, k int, ents []Entity, say func(Entity) string) {
 			c.Group = typed
 		}
 		c.alt = p.or || (len(ents) > 1 && c.Value != ents[0].Value)
+		if p.mode == scopePositive && c.Facet == "title" && p.commonTitleWord(c.key) {
+			// "a detective story": "story" is in titles but names none of
+			// them; a preference, not a filter.
+			c.Detail = fmt.Sprintf("%q is a common word some titles hold: preferred, not required", typed)
+			p.cueUsed = true
+			p.in.Prefer = append(p.in.Prefer, c)
+			continue
+		}
 		p.place(c)
 	}
 	p.or = false
+}
+
+// commonTitleWord reports whether a title phrase is one common word that
+// is no title by itself ("story", "war", "picture"; not "Alien", "Heat").
+func (p *parser) commonTitleWord(key string) bool {
+	if strings.Contains(key, " ") || p.l.Common == nil || !p.l.Common(key) {
+		return false
+	}
+	return !p.l.wholeTitle(key) && (p.x == nil || !p.x.titled(key))
 }
 
 // orWords are the joins that offer alternatives.
@@ -721,12 +738,17 @@ func (p *parser) addImplied() {
 	if len(p.implied) == 0 {
 		// A title word the table says implies a value ("headset":
 		// accessories) replaces the default.
+		// A phrase of the table ("memory card") is matched whole, the
+		// longest first.
+		titled := sortedKeys(p.l.table.ImpliesTitles)
+		slices.SortStableFunc(titled, func(a, b string) int { return len(strings.Fields(b)) - len(strings.Fields(a)) })
 		for _, c := range append(append([]Clause(nil), p.in.Only...), p.in.Prefer...) {
 			if c.Facet != "title" {
 				continue
 			}
-			for _, w := range strings.Fields(c.key) {
-				if e, ok := p.l.table.ImpliesTitles[w]; ok && len(p.implied) == 0 && p.l.facets[e.Facet] > 0 {
+			for _, w := range titled {
+				e := p.l.table.ImpliesTitles[w]
+				if k := text.Key(w); k != "" && strings.Contains(" "+c.key+" ", " "+k+" ") && len(p.implied) == 0 && p.l.facets[e.Facet] > 0 {
 					p.implied = append(p.implied, Clause{Facet: e.Facet, Value: e.Value, Text: c.Text, How: HowImplied, key: text.Key(e.Value),
 						Detail: fmt.Sprintf("%q implies %s %s first", c.Text, e.Facet, e.Value)})
 				}

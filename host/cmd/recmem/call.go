@@ -56,6 +56,7 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 	inFile := fs.String("in", "", "read the export's input JSON from `FILE` (- for stdin)")
 	stateFile := fs.String("state", "", "import the state document in `FILE` before the call")
 	saveFile := fs.String("save", "", "write the state document after the call to `FILE` (may equal --state)")
+	catFile := fs.String("catalog", "", "load the catalog asset in `FILE` (binary or JSON) before the call, for rank")
 	native := fs.Bool("native", false, "run pkg/ natively instead of the .wasm module")
 	wasm := fs.String("wasm", "", "path of plugin.wasm (default: found automatically)")
 	pretty := fs.Bool("pretty", false, "indent the output")
@@ -118,6 +119,17 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer done()
+	if *catFile != "" {
+		b, err := os.ReadFile(*catFile)
+		if err != nil {
+			fmt.Fprintln(stderr, "recmem call:", err)
+			return 1
+		}
+		if _, err := c.Call("load_catalog", b); err != nil {
+			fmt.Fprintln(stderr, "recmem call: loading the catalog:", err)
+			return 1
+		}
+	}
 	if *stateFile != "" {
 		st, err := os.ReadFile(*stateFile)
 		if err != nil {
