@@ -14,9 +14,10 @@ import (
 // steer"), and the variety of a list:
 //
 //   - A deleted preference (memory.Tombstone): the events that were its
-//     evidence stop pulling that way. A candidate about it is scored with
-//     those events left out of the event tier's features, as if the user
-//     had never shown that taste; other candidates see every event.
+//     evidence stop pulling that way. No feature of taste reads them, for
+//     any candidate, so the list is the one the user would get had they
+//     never shown that taste (not one turned against it: that would be an
+//     "avoids" they did not say); a candidate about it says so.
 //   - A stated "avoids" at full strength (memory.Chunk.Stated, strength 1:
 //     "avoids Nintendo", "never show me Halo"): the candidates it names are
 //     ranked after every other, unless the instruction asks for them. A
@@ -35,12 +36,15 @@ import (
 // explanation.
 
 // Tombstone is a preference the user deleted, as the ranker reads it: what
-// it was about (its category and keys) and the events that were its
-// evidence (indices into User.Events).
+// it was about (its category and keys), its text, and the events that were
+// its evidence: for a liking, indices into User.Events; for an avoidance,
+// into User.Disliked.
 type Tombstone struct {
 	Category string
 	Keys     []string
+	Text     string
 	Events   []int
+	Disliked []int
 }
 
 // DefaultSeriesCap is how many items of one series a list puts before the
@@ -77,36 +81,65 @@ func about(keys []memory.ItemKey, category string, ks []string) bool {
 	return false
 }
 
-// muted returns, for a candidate with keys, the User.Events indices left
-// out of its event features (the evidence of the deleted preferences it is
-// about) and the texts of those preferences; nil when none. O(tombstones ·
-// keys).
-func muted(u *User, keys []memory.ItemKey) (drop []int, names []string) {
-	for _, t := range u.Tombstones {
-		if len(t.Events) > 0 && about(keys, t.Category, t.Keys) {
-			for _, e := range t.Events {
-				if !slices.Contains(drop, e) {
-					drop = append(drop, e)
-				}
+// silenced returns which of u.Events and u.Disliked (by index) are the
+// evidence of a deleted preference (nil maps when none). O(tombstones ·
+// events).
+func silenced(u User) (events, disliked map[int]bool) {
+	mark := func(m *map[int]bool, at []int) {
+		for _, e := range at {
+			if *m == nil {
+				*m = map[int]bool{}
 			}
-			names = append(names, t.Keys[0])
+			(*m)[e] = true
 		}
 	}
-	slices.Sort(drop)
-	return drop, names
+	for _, t := range u.Tombstones {
+		mark(&events, t.Events)
+		mark(&disliked, t.Disliked)
+	}
+	return events, disliked
 }
 
-// without is u with the events at drop left out.
-func without(u User, drop []int) User {
-	v := u
-	v.Events = make([]Event, 0, len(u.Events))
-	for i, e := range u.Events {
-		if _, found := slices.BinarySearch(drop, i); !found {
-			v.Events = append(v.Events, e)
+// deletedNote is what a candidate with keys says about the deleted
+// preferences it is about ("" when none): that their evidence is not read.
+// It moves no score (the features already leave the evidence out).
+// O(tombstones · keys).
+func deletedNote(u *User, keys []memory.ItemKey) string {
+	var names []string
+	n := 0
+	for _, t := range u.Tombstones {
+		if len(t.Events)+len(t.Disliked) > 0 && about(keys, t.Category, t.Keys) {
+			names = append(names, "\""+t.Text+"\"")
+			n += len(t.Events) + len(t.Disliked)
 		}
 	}
-	v.Tombstones = nil
-	return v
+	if names == nil {
+		return ""
+	}
+	it := "it"
+	if len(names) > 1 {
+		it = "them"
+	}
+	what := "the event that showed " + it + " is"
+	if n > 1 {
+		what = "the " + strconv.Itoa(n) + " events that showed " + it + " are"
+	}
+	return "the user deleted " + strings.Join(names, " and ") + ": " + what + " not read"
+}
+
+// noteDeleted adds to the explanation of each candidate about a deleted
+// preference that the evidence of it is not read (deletedNote), a child of
+// value 0. O(candidates · tombstones · keys).
+func (r *Ranker) noteDeleted(u User, req Request, out []Ranked) {
+	for k, c := range req.Candidates {
+		ci, ok := r.cat.Lookup(c.ID)
+		if !ok {
+			ci = -1
+		}
+		if why := deletedNote(&u, r.keysOf(u.Categories, c, ci)); why != "" {
+			out[k].Explanation.Children = append(out[k].Explanation.Children, Explanation{Message: why})
+		}
+	}
 }
 
 // statedBy returns the text of the chunk the user stated at full strength

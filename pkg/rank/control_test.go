@@ -2,10 +2,14 @@ package rank
 
 import (
 	"fmt"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/recmem/recmem/pkg/catalog"
+	"github.com/recmem/recmem/pkg/memory"
 )
 
 // seriesCatalog has five Assassin's Creed games (the most popular), two
@@ -164,20 +168,28 @@ func TestStatedLiking(t *testing.T) {
 	}
 }
 
-// TestDeletedPreferenceMutesItsEvents: the user bought "a" (an action
-// shooter) and deleted the preference for action shooters; "b", another
-// action shooter, no longer gets the transition and co-occurrence that "a"
-// gave it, while "c" keeps what "a" gives it.
+// TestDeletedPreferenceMutesItsEvents: the user bought "c" (farm) and then
+// "a" (an action shooter), and deleted the preference for action shooters.
+// No feature of taste reads "a" any more, for any candidate, as if the user
+// had bought "c" alone: "b", another action shooter, loses what "a" gave
+// it, and "d" and "e" (not action shooters) are scored with "c" as the
+// latest purchase, as a user who never bought "a" would see them; "a"
+// stays seen. Values by hand from testdata/catalog/tiny.json (transition
+// decay 0.7, co-occurrence decay 0.9, latest purchase first).
 func TestDeletedPreferenceMutesItsEvents(t *testing.T) {
 	r := New(tiny(t))
-	req := Request{Candidates: []Candidate{{ID: "b"}, {ID: "c"}}}
-	u := User{Events: []Event{{Item: "a"}}}
+	req := Request{Candidates: []Candidate{{ID: "a"}, {ID: "b"}, {ID: "d"}, {ID: "e"}}}
+	u := User{Events: []Event{{Item: "c"}, {Item: "a"}}}
 	before, err := r.Vectors(u, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	u.Tombstones = []Tombstone{{Category: "category", Keys: []string{"action shooter"}, Events: []int{0}}}
+	u.Tombstones = []Tombstone{{Category: "category", Keys: []string{"action shooter"}, Text: "Enjoys Action Shooter", Events: []int{1}}}
 	after, err := r.Vectors(u, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := r.Vectors(User{Events: []Event{{Item: "c"}}}, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,14 +198,80 @@ func TestDeletedPreferenceMutesItsEvents(t *testing.T) {
 		feature string
 		was, is float64
 	}{
-		{0, "transition", 0.75, 0},
-		{0, "cooccurrence", 0.5, 0},
-		{0, "novelty", 1, 1},
-		{1, "transition", 0.25, 0.25},
+		{1, "transition", 0.75, 0},     // a→b 0.75 at weight 1; c→b none
+		{1, "cooccurrence", 0.5, 0},    // a~b 0.5 at weight 1
+		{2, "transition", 0.7, 1},      // c→d 1 at weight 0.7, then at 1
+		{3, "cooccurrence", 0.45, 0.5}, // c~e 0.5 at weight 0.9, then at 1
+		{0, "novelty", 0, 0},           // a was bought: still seen
+		{1, "novelty", 1, 1},
 	} {
 		f := feature(c.feature)
-		if before[c.cand][f] != c.was || after[c.cand][f] != c.is {
-			t.Errorf("candidate %d %s: %v then %v, want %v then %v", c.cand, c.feature, before[c.cand][f], after[c.cand][f], c.was, c.is)
+		if got, was := after[c.cand][f], before[c.cand][f]; math.Abs(was-c.was) > 1e-12 || math.Abs(got-c.is) > 1e-12 {
+			t.Errorf("candidate %s %s: %v then %v, want %v then %v", req.Candidates[c.cand].ID, c.feature, was, got, c.was, c.is)
+		}
+	}
+	// Every feature but novelty is what the user who bought "c" alone gets.
+	for k := range req.Candidates {
+		for f, name := range Features {
+			if name != "novelty" && after[k][f] != alone[k][f] {
+				t.Errorf("candidate %s %s: %v after the deletion, %v for a user who never bought a", req.Candidates[k].ID, name, after[k][f], alone[k][f])
+			}
+		}
+	}
+}
+
+// TestDeletedNote: a candidate about a deleted preference says that its
+// evidence is not read; one about none says nothing.
+func TestDeletedNote(t *testing.T) {
+	shooter := Tombstone{Category: "category", Keys: []string{"action shooter"}, Text: "Enjoys Action Shooter", Events: []int{0, 3}}
+	horror := Tombstone{Category: "genre", Keys: []string{"horror"}, Text: "Avoids Horror", Disliked: []int{2}}
+	empty := Tombstone{Category: "genre", Keys: []string{"racing"}, Text: "Enjoys Racing"}
+	keys := []memory.ItemKey{{Category: "category", Key: "action shooter"}, {Category: "genre", Key: "horror"}, {Category: "genre", Key: "racing"}}
+	for _, c := range []struct {
+		name string
+		ts   []Tombstone
+		keys []memory.ItemKey
+		want string
+	}{
+		{"two events", []Tombstone{shooter}, keys, `the user deleted "Enjoys Action Shooter": the 2 events that showed it are not read`},
+		{"one disliked", []Tombstone{horror}, keys, `the user deleted "Avoids Horror": the event that showed it is not read`},
+		{"both", []Tombstone{shooter, horror}, keys, `the user deleted "Enjoys Action Shooter" and "Avoids Horror": the 3 events that showed them are not read`},
+		{"no evidence in the list", []Tombstone{empty}, keys, ""},
+		{"not about it", []Tombstone{shooter}, []memory.ItemKey{{Category: "category", Key: "racing family"}}, ""},
+	} {
+		u := User{Tombstones: c.ts}
+		if got := deletedNote(&u, c.keys); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestFromMemoryTombstones: a deleted liking's evidence is the liked and
+// neutral events about it in memory at the deletion (indices into
+// User.Events), a deleted avoidance's the disliked ones (into
+// User.Disliked); later events are new evidence.
+func TestFromMemoryTombstones(t *testing.T) {
+	ev := func(n int, rating int, genre string) memory.Event {
+		return memory.Event{ID: "e" + strconv.Itoa(n), Item: "i" + strconv.Itoa(n), Action: "rate", Rating: rating, Meta: map[string][]string{"genre": {genre}}}
+	}
+	m := &memory.State{
+		// User.Events: e1 (0), e3 (1), e4 (2), e6 (3); User.Disliked: e2 (0), e5 (1).
+		Events: []memory.Event{ev(1, 5, "Horror"), ev(2, 1, "Horror"), ev(3, 3, "Horror"), ev(4, 4, "Comedy"), ev(5, 2, "Horror"), ev(6, 5, "Horror")},
+		Tombstones: []memory.Tombstone{
+			{Chunk: "c1", Category: "genre", Key: "horror", Polarity: "likes", Text: "Enjoys Horror", Before: 6},
+			{Chunk: "c2", Category: "genre", Key: "horror", Polarity: "avoids", Text: "Avoids Horror", Before: 5},
+		},
+	}
+	u := FromMemory(m)
+	if len(u.Events) != 4 || len(u.Disliked) != 2 || len(u.Tombstones) != 2 {
+		t.Fatalf("events %d, disliked %d, tombstones %d", len(u.Events), len(u.Disliked), len(u.Tombstones))
+	}
+	for i, want := range []struct{ events, disliked []int }{
+		{[]int{0, 1}, nil}, // e1 and e3 (e6 came after the deletion)
+		{nil, []int{0}},    // e2 (e5 came after)
+	} {
+		if got := u.Tombstones[i]; !slices.Equal(got.Events, want.events) || !slices.Equal(got.Disliked, want.disliked) {
+			t.Errorf("tombstone %d: events %v disliked %v, want %v %v", i, got.Events, got.Disliked, want.events, want.disliked)
 		}
 	}
 }

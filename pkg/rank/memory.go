@@ -16,11 +16,13 @@ import (
 // events that were its evidence. O(memory size).
 func FromMemory(m *memory.State) User {
 	u := User{Categories: m.Config.Categories}
-	var kept []memory.Event // the events of u.Events, in order
+	var kept, disliked []memory.Event    // the events of u.Events and u.Disliked, in order
+	var keys map[string][]memory.ItemKey // an event's, by id, when a tombstone asks
 	for _, e := range m.Events {
 		ev := Event{Item: e.Item, Text: MetaText(e.Meta)}
 		if memory.Polarity(e.Action, e.Rating) < 0 {
 			u.Disliked = append(u.Disliked, ev)
+			disliked = append(disliked, e)
 			continue
 		}
 		u.Events = append(u.Events, ev)
@@ -36,19 +38,28 @@ func FromMemory(m *memory.State) User {
 	}
 	u.Profile = m.Profile.Text
 	// A deleted preference: the events that were in memory when it was
-	// deleted and that are about it were its evidence.
-	var eventKeys [][]memory.ItemKey
+	// deleted and that are about it were its evidence; the liked or
+	// neutral ones for a liking, the disliked ones for an avoidance.
 	for _, t := range m.Tombstones {
-		if eventKeys == nil {
-			eventKeys = make([][]memory.ItemKey, len(kept))
-			for i, e := range kept {
-				eventKeys[i] = memory.ItemKeys(e.Meta, m.Config.Categories)
-			}
+		if keys == nil {
+			keys = map[string][]memory.ItemKey{}
 		}
-		ts := Tombstone{Category: t.Category, Keys: append([]string{t.Key}, t.Aliases...)}
-		for i, e := range kept {
-			if memory.EventNumber(e.ID) < t.Before && about(eventKeys[i], ts.Category, ts.Keys) {
-				ts.Events = append(ts.Events, i)
+		ts := Tombstone{Category: t.Category, Keys: append([]string{t.Key}, t.Aliases...), Text: t.Text}
+		at, from := &ts.Events, kept
+		if t.Polarity == "avoids" {
+			at, from = &ts.Disliked, disliked
+		}
+		for i, e := range from {
+			if memory.EventNumber(e.ID) >= t.Before {
+				continue
+			}
+			ks, ok := keys[e.ID]
+			if !ok {
+				ks = memory.ItemKeys(e.Meta, m.Config.Categories)
+				keys[e.ID] = ks
+			}
+			if about(ks, ts.Category, ts.Keys) {
+				*at = append(*at, i)
 			}
 		}
 		u.Tombstones = append(u.Tombstones, ts)

@@ -370,10 +370,17 @@ func (r *Ranker) prepare(u User, instruction string) *context {
 	x := &context{seen: map[string]bool{}, histQ: lexical.Query{}, memQ: lexical.Query{}, instrQ: lexical.Query{},
 		profQ: lexical.Query{}, dislQ: lexical.Query{}, prefs: newPreferences(u.Chunks), cats: u.Categories}
 	x.dense = len(u.Events)+len(u.Chunks) > 0 || u.Profile != "" || instruction != ""
+	// The events behind a deleted preference are read by no feature of
+	// taste, for any candidate: the list is the one the user would get had
+	// they never shown it. They stay seen (novelty).
+	mute, muteDisliked := silenced(u)
 	w := 1.0
 	for k := len(u.Events) - 1; k >= 0; k-- {
 		e := u.Events[k]
 		x.seen[e.Item] = true
+		if mute[k] {
+			continue
+		}
 		if i, ok := r.cat.Lookup(e.Item); ok {
 			x.histQ.Add(r.items[i].toks, w)
 			addVec(&x.histV, r.itemVec(i), w)
@@ -384,8 +391,8 @@ func (r *Ranker) prepare(u User, instruction string) *context {
 		}
 		w *= textDecay
 	}
-	for _, e := range u.Events {
-		if i, ok := r.cat.Lookup(e.Item); ok {
+	for k, e := range u.Events {
+		if i, ok := r.cat.Lookup(e.Item); ok && !mute[k] {
 			x.hist = append(x.hist, i)
 		}
 	}
@@ -402,6 +409,9 @@ func (r *Ranker) prepare(u User, instruction string) *context {
 	w = 1.0
 	for k := len(u.Disliked) - 1; k >= 0; k-- {
 		e := u.Disliked[k]
+		if muteDisliked[k] {
+			continue
+		}
 		if i, ok := r.cat.Lookup(e.Item); ok {
 			x.dislQ.Add(r.items[i].toks, w)
 		} else {
@@ -501,10 +511,13 @@ func fingerprint(u User, instruction string) string {
 		for _, k := range t.Keys {
 			str(k)
 		}
-		b = strconv.AppendInt(b, int64(len(t.Events)), 10)
-		for _, e := range t.Events {
-			b = strconv.AppendInt(b, int64(e), 10)
-			b = append(b, ',')
+		str(t.Text)
+		for _, es := range [][]int{t.Events, t.Disliked} {
+			b = strconv.AppendInt(b, int64(len(es)), 10)
+			for _, e := range es {
+				b = strconv.AppendInt(b, int64(e), 10)
+				b = append(b, ',')
+			}
 		}
 	}
 	b = strconv.AppendInt(b, int64(len(u.Categories)), 10)
@@ -612,7 +625,6 @@ func (r *Ranker) Vectors(u User, req Request) ([][]float64, error) {
 	}
 	x := r.contextFor(u, instruction)
 	out := make([][]float64, len(req.Candidates))
-	var mutes map[string]*context // contexts without a deleted preference's events
 	for k, c := range req.Candidates {
 		ci, ok := r.cat.Lookup(c.ID)
 		if !ok {
@@ -622,27 +634,10 @@ func (r *Ranker) Vectors(u User, req Request) ([][]float64, error) {
 			ci = -1
 		}
 		var keys []memory.ItemKey
-		if len(x.prefs) > 0 || len(u.Tombstones) > 0 {
+		if len(x.prefs) > 0 {
 			keys = r.keysOf(u.Categories, c, ci)
 		}
 		out[k] = r.features(x, c, ci, keys)
-		if drop, _ := muted(&u, keys); drop != nil {
-			// The events behind a deleted preference stop pulling its way:
-			// this candidate's event features come from the others.
-			id := fmt.Sprint(drop)
-			if mutes[id] == nil {
-				if mutes == nil {
-					mutes = map[string]*context{}
-				}
-				mutes[id] = r.prepare(without(u, drop), instruction)
-			}
-			m := r.features(mutes[id], c, ci, keys)
-			for f, name := range Features {
-				if FeatureTier[name] == TierEvent {
-					out[k][f] = m[f]
-				}
-			}
-		}
 	}
 	return out, nil
 }
@@ -698,6 +693,9 @@ func (r *Ranker) Rank(u User, req Request) ([]Ranked, error) {
 	for i, end := range ends {
 		children[i].Message = all[start:end]
 		start = end
+	}
+	if len(u.Tombstones) > 0 {
+		r.noteDeleted(u, req, out)
 	}
 	r.steer(u, req, out)
 	if req.Intent != nil {

@@ -19,9 +19,12 @@ import (
 // memory:
 //
 //   - delete: the "likes" chunk that pulls the top TopK its way the most
-//     (the most items of it about the chunk beyond the pool's own share, at
-//     least two; then the strongest) is deleted; the share of the top TopK
-//     about it should fall by half or more;
+//     is deleted: of those with at least two items of the top about them,
+//     the one whose share of the top is the most above the share of the top
+//     a memory built from the history without the events about it gives
+//     (its evidence's pull; then the strongest). The share of the top TopK
+//     about it should fall by half or more, and not below that of the
+//     memory without its events (that would be an "avoids");
 //   - strength: that chunk's strength is set to 0.1, 0.5 and 1 in turn; the
 //     share should never fall as the strength rises;
 //   - avoid: "avoids X" is added, X the facet value (not a title word) the
@@ -44,17 +47,21 @@ type Control struct {
 type ControlCase struct {
 	User                      string
 	DeleteBefore, DeleteAfter float64
-	DeletePool                float64   // the share of the whole pool about it
-	Strengths                 []float64 // share at 0.1, 0.5, 1 (nil: not measured)
-	AvoidBefore, AvoidAfter   float64
-	LikeBefore, LikeAfter     float64
-	Deleted, Avoided, Liked   string
+	DeletePool                float64 // the share of the whole pool about it
+	// DeleteWithout is the share of the top of a memory built from the
+	// history without the events about it: what no evidence of it gives.
+	DeleteWithout           float64
+	Strengths               []float64 // share at 0.1, 0.5, 1 (nil: not measured)
+	AvoidBefore, AvoidAfter float64
+	LikeBefore, LikeAfter   float64
+	Deleted, Avoided, Liked string
 }
 
 // Measure runs c's edits for one case on caller ca. O(3 rankings of the
-// pool + 6 edits and rankings).
+// pool + 6 edits and rankings + a memory build and a ranking per liked
+// chunk with two items of the top).
 func (ctl Control) Measure(ca engine.Caller, k Case) (ControlCase, error) {
-	out := ControlCase{User: k.User, DeleteBefore: -1, DeleteAfter: -1, DeletePool: -1, AvoidBefore: -1, AvoidAfter: -1, LikeBefore: -1, LikeAfter: -1}
+	out := ControlCase{User: k.User, DeleteBefore: -1, DeleteAfter: -1, DeletePool: -1, DeleteWithout: -1, AvoidBefore: -1, AvoidAfter: -1, LikeBefore: -1, LikeAfter: -1}
 	pool := ctl.pool(k)
 	if len(pool) < 2*TopK {
 		return out, nil
@@ -97,25 +104,37 @@ func (ctl Control) Measure(ca engine.Caller, k Case) (ControlCase, error) {
 	}
 	now := mem.Clock
 	// delete and strength: the liked chunk that pulls the top its way the
-	// most: the most items of the top about it beyond what the pool holds
-	// (a preference about most of the pool, "titles from the 1990s" on
-	// MovieLens, pulls little), at least two of them; then the strongest.
+	// most: its share of the top beyond the share of the top the same pool
+	// gets from a memory built from the history without the events about
+	// it (what its evidence adds; the items a whole catalog rates well,
+	// "titles from the 1980s" on MovieLens, are there without it), at
+	// least two items of the top about it; then the strongest.
 	all := make([]int, len(pool))
 	for i := range all {
 		all[i] = i
 	}
-	best, bestLift := -1, 0.0
+	best, bestPull, bestWithout := -1, 0.0, 0.0
 	for i, c := range mem.Chunks {
-		if c.Polarity != "likes" {
-			continue
-		}
 		on := share(top, c.Category, chunkKeys(c))
-		lift := on - share(all, c.Category, chunkKeys(c))
-		if on*TopK < 1.5 || lift <= 0 {
+		if c.Polarity != "likes" || on*TopK < 1.5 {
 			continue
 		}
-		if best < 0 || lift > bestLift || lift == bestLift && c.Strength > mem.Chunks[best].Strength {
-			best, bestLift = i, lift
+		t, err := ctl.topWithout(ca, k, pool, c.Category, chunkKeys(c))
+		if err != nil {
+			return out, err
+		}
+		without := share(t, c.Category, chunkKeys(c))
+		pull := on - without
+		if pull <= 0 {
+			continue
+		}
+		if best < 0 || pull > bestPull || pull == bestPull && c.Strength > mem.Chunks[best].Strength {
+			best, bestPull, bestWithout = i, pull, without
+		}
+	}
+	if best >= 0 {
+		if err := restore(); err != nil {
+			return out, err
 		}
 	}
 	if best >= 0 {
@@ -123,6 +142,7 @@ func (ctl Control) Measure(ca engine.Caller, k Case) (ControlCase, error) {
 		ks := chunkKeys(c)
 		out.Deleted, out.DeleteBefore = c.Text, share(top, c.Category, ks)
 		out.DeletePool = share(all, c.Category, ks)
+		out.DeleteWithout = bestWithout
 		if _, err := engine.ApplyOps.Call(ca, engine.ApplyOpsInput{Now: &now, Ops: []memory.Op{{Op: "delete", Chunk: c.ID}}}); err != nil {
 			return out, err
 		}
@@ -183,6 +203,36 @@ func (ctl Control) Measure(ca engine.Caller, k Case) (ControlCase, error) {
 		out.LikeAfter = share(after, y.Category, []string{y.Key})
 	}
 	return out, nil
+}
+
+// topWithout builds, on ca, the memory of k's history without the events
+// about (cat, one of ks), as if the person had never shown that taste, and
+// returns the top TopK of the pool it ranks (an empty memory when every
+// event is about it). The caller restores its own memory after. O(one
+// build and one ranking).
+func (ctl Control) topWithout(ca engine.Caller, k Case, pool []int, cat string, ks []string) ([]int, error) {
+	kk := k
+	kk.History, kk.Ratings, kk.Times = nil, nil, nil
+	for t, it := range k.History {
+		if aboutAny(memory.ItemKeys(metaOf(ctl.Data, it), nil), cat, ks) {
+			continue
+		}
+		kk.History = append(kk.History, it)
+		if k.Ratings != nil {
+			kk.Ratings = append(kk.Ratings, k.Ratings[t])
+		}
+		if k.Times != nil {
+			kk.Times = append(kk.Times, k.Times[t])
+		}
+	}
+	if len(kk.History) == 0 {
+		if _, err := engine.Reset.Call(ca, engine.ResetInput{}); err != nil {
+			return nil, err
+		}
+	} else if err := ctl.Build(ca, kk); err != nil {
+		return nil, err
+	}
+	return ctl.top(ca, pool)
 }
 
 // pool is the items the control ranks: the first PoolSize of the user's
@@ -293,9 +343,13 @@ type ControlReport struct {
 // DeleteFigures: the mean share of the top TopK about the deleted
 // preference before and after, over Users users, and its relative fall
 // (1 - after/before; the target is 0.5 or more). Pool is the mean share of
-// the whole pool about it, what a list that no longer leans either way
-// holds, and ExcessFall the fall of the share above it (1 - (after -
-// pool) / (before - pool)): how much of the preference's pull went.
+// the whole pool about it, and ExcessFall the fall of the share above it
+// (1 - (after - pool) / (before - pool)). Without is the mean share of the
+// top a memory built from the history without the events about it gives
+// (what no evidence of it gives: a deletion that goes below it turns the
+// list against the preference, an "avoids" the person did not say), and
+// PullFall the fall of the share above that (1 - (after - without) /
+// (before - without)): how much of its evidence's pull went.
 type DeleteFigures struct {
 	Users      int     `json:"users"`
 	Before     float64 `json:"share_before"`
@@ -303,6 +357,8 @@ type DeleteFigures struct {
 	Fall       float64 `json:"fall"`
 	Pool       float64 `json:"share_pool"`
 	ExcessFall float64 `json:"excess_fall"`
+	Without    float64 `json:"share_without"`
+	PullFall   float64 `json:"pull_fall"`
 }
 
 // StrengthFigures: the mean share at strengths 0.1, 0.5 and 1 of the same
@@ -356,6 +412,7 @@ func summarize(cs []ControlCase) ControlReport {
 			r.Delete.Before += c.DeleteBefore
 			r.Delete.After += c.DeleteAfter
 			r.Delete.Pool += c.DeletePool
+			r.Delete.Without += c.DeleteWithout
 		}
 		if c.AvoidBefore >= 0 {
 			r.Avoid.Users++
@@ -387,12 +444,16 @@ func summarize(cs []ControlCase) ControlReport {
 		r.Delete.Before /= n
 		r.Delete.After /= n
 		r.Delete.Pool /= n
+		r.Delete.Without /= n
 	}
 	if r.Delete.Before > 0 {
 		r.Delete.Fall = 1 - r.Delete.After/r.Delete.Before
 	}
 	if r.Delete.Before > r.Delete.Pool {
 		r.Delete.ExcessFall = 1 - (r.Delete.After-r.Delete.Pool)/(r.Delete.Before-r.Delete.Pool)
+	}
+	if r.Delete.Before > r.Delete.Without {
+		r.Delete.PullFall = 1 - (r.Delete.After-r.Delete.Without)/(r.Delete.Before-r.Delete.Without)
 	}
 	if n := float64(r.Avoid.Users); n > 0 {
 		r.Avoid.Before /= n

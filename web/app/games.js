@@ -331,7 +331,7 @@ function renderRecs(app, out) {
   }
   fill($('#recs'), list.map((r, i) => {
     const it = app.catalog.get(r.id);
-    const why = reasons(r, { item: it, events: mem?.events, chunks: mem?.chunks, itemOf: (id) => app.catalog.get(id), meets: r.meets });
+    const why = reasons(r, { item: it, events: mem?.events, chunks: mem?.chunks, tombstones: mem?.tombstones, itemOf: (id) => app.catalog.get(id), meets: r.meets });
     return h('li', { dataset: { item: r.id } },
       h('span', { class: 'rank-no' }, `${i + 1}.`),
       h('div', {},

@@ -45,15 +45,27 @@ const NOT_NAMES = new Set(('the of and for with edition game games nintendo wii 
 // nameWords are the words of a title that name the game.
 const nameWords = (t) => keyOf(t).split(' ').filter((w) => w.length > 2 && !NOT_NAMES.has(w) && !/^\d+$/.test(w));
 
+// deletedEvidence reports whether an event was the evidence of a liking the
+// person deleted (a tombstone: the event numbered below its "before", its
+// item about the tombstone's key or aliases), which the ranker no longer
+// reads. m is the event's item as likedEvent sees it.
+export function deletedEvidence(e, m, tombstones) {
+  const n = Number(/^e(\d+)$/.exec(e?.id ?? '')?.[1]);
+  return (tombstones ?? []).some((t) => t.polarity === 'likes' && n < t.before &&
+    [t.key, ...(t.aliases ?? [])].includes(keyOf(m?.[t.category])));
+}
+
 // likedEvent is the user's event an item is most like, as a reader would
 // see it: the most recent liked or bought item of its series, else the one
 // whose title shares the most words that name a game with it ("Mario" of
 // "Super Mario Maker" and "Super Mario 3D World"); null when none shares
 // one (a platform alone is the memory's reason, not an event's). events are
-// the memory's (oldest first), itemOf maps an id to the demo item.
-export function likedEvent(item, events, itemOf) {
-  const liked = [...(events ?? [])].reverse().filter((e) => e.action === 'like' || e.action === 'purchase' || (e.action === 'rate' && e.rating >= 4));
+// the memory's (oldest first), itemOf maps an id to the demo item; an
+// event behind a deleted liking (tombstones, deletedEvidence) is no reason.
+export function likedEvent(item, events, itemOf, tombstones) {
   const meta = (e) => itemOf(e.item) ?? { title: e.meta?.title?.[0], series: e.meta?.series?.[0], platform: e.meta?.platform?.[0] };
+  const liked = [...(events ?? [])].reverse().filter((e) => (e.action === 'like' || e.action === 'purchase' || (e.action === 'rate' && e.rating >= 4)) &&
+    !deletedEvidence(e, meta(e), tombstones));
   const series = keyOf(item?.series);
   let e = series ? liked.find((x) => keyOf(meta(x).series) === series) : undefined;
   if (!e) {
@@ -82,7 +94,7 @@ export function chunkFor(item, chunks) {
 
 // reasons turns a ranked item's explanation into at most two reasons in
 // words, the parts that added most to its score first. ctx: {item, events,
-// chunks, itemOf, meets}.
+// chunks, itemOf, meets, tombstones}.
 export function reasons(r, ctx) {
   const parts = new Map(); // group -> summed contribution
   let said = null; // the text of a stated liking that puts the item first
@@ -108,11 +120,11 @@ export function reasons(r, ctx) {
   return out.length ? out : ['popular with players'];
 }
 
-function reasonWords(group, { item, events, chunks, itemOf, meets, said }) {
+function reasonWords(group, { item, events, chunks, itemOf, meets, said, tombstones }) {
   switch (group) {
     case 'stated': return said ? `because you said you ${secondPerson(said)}` : 'because you said so';
     case 'history': {
-      const e = likedEvent(item, events, itemOf);
+      const e = likedEvent(item, events, itemOf, tombstones);
       if (!e) return 'close to your recent games';
       return e.verb === 'rated' ? `because you rated ${e.title} ${e.rating} stars` : `because you ${e.verb} ${e.title}`;
     }

@@ -105,6 +105,8 @@ test('the memory speaks in sentences, and the edits steer the list', async () =>
   assert.match(await s.page.locator('#journal').innerText(), /You deleted “Prefers Nintendo Wii U”: your past actions will not bring it back/);
   const afterDelete = await isWiiU();
   assert.ok(afterDelete * 2 <= before, `the Wii U share fell by half or more: ${before} -> ${afterDelete}`);
+  console.log(`Wii U games in the top 10: ${before} before the deletion, ${afterDelete} after`);
+  await shot('after-delete');
   await buy(['Wii U Pro Controller']);
   d = await doc();
   assert.ok(!d.memory.chunks.some((c) => c.key === 'nintendo wii u'), 'one more Wii U item does not bring it back');

@@ -185,8 +185,8 @@ func printControl(w io.Writer, c *rec.ControlReport) {
 	}
 	h := c.HeldOut
 	fmt.Fprintf(w, "control (share of the top %d about the edited thing, all users / held out):\n", rec.TopK)
-	fmt.Fprintf(w, "  delete a liked preference: %.3f -> %.3f, fall %.3f / %.3f (%d users); the pool holds %.3f of it, the pull above that fell %.3f / %.3f\n",
-		c.Delete.Before, c.Delete.After, c.Delete.Fall, h.Delete.Fall, c.Delete.Users, c.Delete.Pool, c.Delete.ExcessFall, h.Delete.ExcessFall)
+	fmt.Fprintf(w, "  delete a liked preference: %.3f -> %.3f, fall %.3f / %.3f (%d users); the pool holds %.3f of it, the pull above that fell %.3f / %.3f; a memory without its events %.3f, the pull above that fell %.3f / %.3f\n",
+		c.Delete.Before, c.Delete.After, c.Delete.Fall, h.Delete.Fall, c.Delete.Users, c.Delete.Pool, c.Delete.ExcessFall, h.Delete.ExcessFall, c.Delete.Without, c.Delete.PullFall, h.Delete.PullFall)
 	fmt.Fprintf(w, "  its strength at 0.1, 0.5, 1: %.3f, %.3f, %.3f; never fell for %.3f / %.3f of %d users\n", c.Strength.Shares[0], c.Strength.Shares[1], c.Strength.Shares[2], c.Strength.Monotone, h.Strength.Monotone, c.Strength.Users)
 	fmt.Fprintf(w, "  add \"avoids X\": %.3f -> %.3f, removed for %.3f / %.3f (%d users)\n", c.Avoid.Before, c.Avoid.After, c.Avoid.Removed, h.Avoid.Removed, c.Avoid.Users)
 	fmt.Fprintf(w, "  add \"likes Y\": %.3f -> %.3f, rise %.3f / %.3f, rose for %d of %d users\n", c.Like.Before, c.Like.After, c.Like.Rise, h.Like.Rise, c.Like.Rose, c.Like.Users)
