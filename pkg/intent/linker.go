@@ -248,29 +248,6 @@ func NewLinkerColumns(cols []Column, meta [][]string, t *Table) *Linker {
 var genericNameWords = map[string]bool{"num": true, "number": true, "count": true, "total": true, "min": true, "max": true,
 	"avg": true, "mean": true, "of": true, "n": true, "nb": true, "qty": true, "amount": true}
 
-// titleArticles are the articles a title's one word may carry ("The
-// Godfather", "Godfather, The", "Le Samouraï").
-var titleArticles = map[string]bool{"the": true, "a": true, "an": true, "le": true, "la": true, "les": true, "el": true, "los": true,
-	"las": true, "der": true, "die": true, "das": true, "l": true}
-
-// oneWord returns the one word of a title's words ws but its articles.
-func oneWord(ws []string) (string, bool) {
-	one := ""
-	for _, w := range ws {
-		switch {
-		case titleArticles[w]:
-		case one != "":
-			return "", false
-		default:
-			one = w
-		}
-	}
-	return one, one != ""
-}
-
-// wholeTitle reports whether some title is the word w alone (but articles).
-func (l *Linker) wholeTitle(w string) bool { return l.titles().whole[w] }
-
 // allStopwords reports whether every word of ws is a stop word.
 func allStopwords(ws []string) bool {
 	for _, w := range ws {
@@ -478,10 +455,6 @@ type titleIndex struct {
 	// such a title is a name only right after a negation or an "only", as
 	// the whole rest of its clause ("anything but It").
 	stops map[string]bool
-	// whole holds the titles of one word but articles ("Alien", "Heat",
-	// "Godfather, The"): a common word names a title on its own only when
-	// a title is that word ("story" is in "Toy Story" but names no film).
-	whole map[string]bool
 }
 
 // titles returns the titles' index, building it at the first call: only an
@@ -495,12 +468,6 @@ func (l *Linker) titles() *titleIndex {
 			ix.keys[i] = l.titleKey(m)
 			if l.titleCol >= 0 && l.titleCol < len(m) {
 				ws := strings.Fields(ix.keys[i])
-				if w, ok := oneWord(ws); ok {
-					if ix.whole == nil {
-						ix.whole = map[string]bool{}
-					}
-					ix.whole[w] = true
-				}
 				if len(ws) > 0 && len(ws) <= maxTitleGram && allStopwords(ws) {
 					if ix.stops == nil {
 						ix.stops = map[string]bool{}
@@ -654,12 +621,7 @@ type Extra struct {
 	// units maps a unit to the request's number fields of that unit
 	// ("price" → "price_usd").
 	units map[string]string
-	// whole holds the request's titles of one word (Linker.wholeTitle).
-	whole map[string]bool
 }
-
-// titled reports whether a candidate's title is the word w alone.
-func (x *Extra) titled(w string) bool { return x.whole[w] }
 
 // NewExtra collects the values of the candidates' metadata. O(size).
 func NewExtra(metas []map[string][]string) *Extra {
@@ -684,12 +646,6 @@ func NewExtra(metas []map[string][]string) *Extra {
 				}
 				if f == "title" {
 					ws := strings.Fields(key)
-					if w, ok := oneWord(ws); ok {
-						if x.whole == nil {
-							x.whole = map[string]bool{}
-						}
-						x.whole[w] = true
-					}
 					for i := range ws {
 						for n := 1; n <= maxTitleGram && i+n <= len(ws); n++ {
 							x.grams[gramHash(ws[i:i+n])] = struct{}{}

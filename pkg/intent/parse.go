@@ -529,26 +529,9 @@ func (p *parser) addWith(i, k int, ents []Entity, say func(Entity) string) {
 			c.Group = typed
 		}
 		c.alt = p.or || (len(ents) > 1 && c.Value != ents[0].Value)
-		if p.mode == scopePositive && c.Facet == "title" && p.commonTitleWord(c.key) {
-			// "a detective story": "story" is in titles but names none of
-			// them; a preference, not a filter.
-			c.Detail = fmt.Sprintf("%q is a common word some titles hold: preferred, not required", typed)
-			p.cueUsed = true
-			p.in.Prefer = append(p.in.Prefer, c)
-			continue
-		}
 		p.place(c)
 	}
 	p.or = false
-}
-
-// commonTitleWord reports whether a title phrase is one common word that
-// is no title by itself ("story", "war", "picture"; not "Alien", "Heat").
-func (p *parser) commonTitleWord(key string) bool {
-	if strings.Contains(key, " ") || p.l.Common == nil || !p.l.Common(key) {
-		return false
-	}
-	return !p.l.wholeTitle(key) && (p.x == nil || !p.x.titled(key))
 }
 
 // orWords are the joins that offer alternatives.
