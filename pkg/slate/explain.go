@@ -233,6 +233,10 @@ var signalWords = map[string]string{
 	"feedback_rank":   "its rank in the feedback hop (the question plus the best matches' words)",
 	"near_rank":       "its rank for words close to the question's",
 	"session_hop":     "it is in the same chat as a best match",
+	"top_words":       "it shares words with a best match",
+	"top_dense":       "its meaning close to a best match's",
+	"top_turns":       "it is a few turns from a best match",
+	"top_link":        "it shares words with one of the very best matches",
 }
 
 // appendStrongest writes, in words, the two contributions that raised the

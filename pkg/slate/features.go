@@ -49,11 +49,19 @@ var FeatureNames = []string{
 	"feedback_rank",   // 10 / (10 + rank for the question plus the best units' words), the feedback hop's list
 	"near_rank",       // 10 / (10 + rank for the store's words nearest the question's), the near-words hop's list
 	"session_hop",     // the session hop brought the unit: 3 or 4 turns from one of the best units
+	// Links to the first pass's topUnits best units (links.go): second-hop
+	// evidence shares words, meaning or a chat with them, first-pass noise
+	// only the question's words.
+	"top_words", // best share, over the top units, of a top unit's non-question IDF mass the unit also holds
+	"top_dense", // best sentence-vector cosine with a top unit (0 at least)
+	"top_turns", // 1 / (1 + turns to the nearest top unit in its session); 0 in another session
+	"top_link",  // best top_words × the top unit's first-pass weight 10 / (10 + its rank)
 }
 
 // FeatureGroups groups features for the ablation (as in AgentMemRec's Table 4).
 var FeatureGroups = map[string][]string{
 	"retrieval": {"bm25", "bm25_rank", "dense", "dense_rank", "fused_rank", "hop2_rank", "expand_rank", "expand_bm25", "feedback_rank", "near_rank"},
+	"link":      {"top_words", "top_dense", "top_turns", "top_link"},
 	"context":   {"session_bm25", "session_rank", "neighbour_bm25", "neighbour_dense", "window_bm25", "session_dense", "prev_bm25", "next_bm25", "prev_fused", "next_fused", "prev_question", "session_hop"},
 	"speaker":   {"speaker_named", "other_named", "own_statement", "both_named", "own_rank"},
 	"alignment": {"maxsim", "maxsim_rank", "session_maxsim"},
@@ -214,4 +222,5 @@ func (s *Store) features(r *retrieval, c *candidate) {
 	if c.hop == hopSession {
 		x[45] = 1
 	}
+	s.links(r, c)
 }

@@ -54,6 +54,7 @@ type retrieval struct {
 	feedTerms []string    // the words the feedback hop added, best first
 	nearRank  []int32     // by unit: rank for the store's words nearest the question's (nil: none)
 	nearTerms []nearTerm  // the words the near-words hop looked for
+	links     linkIndex   // the top units the link features tie candidates to (links.go)
 }
 
 // Fusion constants: the k of reciprocal rank fusion (Cormack, Clarke and
@@ -426,6 +427,7 @@ func (s *Store) pool(r *retrieval, n int, withFeatures bool) []*candidate {
 	if !withFeatures {
 		return out
 	}
+	s.prepareLinks(r)
 	xs := make([]float64, len(out)*len(FeatureNames))
 	for i, c := range out {
 		c.x = xs[i*len(FeatureNames) : (i+1)*len(FeatureNames) : (i+1)*len(FeatureNames)]

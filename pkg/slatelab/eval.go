@@ -183,12 +183,66 @@ type CV struct {
 // questions are ranked by their fold's model and tallied only by category,
 // never trained on. Cost: k trainings, and a fill per question and budget.
 func CrossValidate(ps, extra []Pooled, k int, train func([]Group) (*slate.Model, error), budgets []int) (CV, error) {
+	return CrossValidateWhere(ps, extra, k, train, budgets, nil)
+}
+
+// Split is which conversations a cross-validation reports: every one, the
+// development ones (even positions in the file: conversation 0, 2, ...),
+// on which features and settings are chosen, or the held-out ones (odd
+// positions), looked at once at the end. Every fold's model still trains
+// on all the other conversations.
+type Split string
+
+// The splits.
+const (
+	SplitAll     Split = ""
+	SplitDev     Split = "dev"
+	SplitHeldOut Split = "held-out"
+)
+
+// ParseSplit reads a split's name ("", "all", "dev" or "held-out").
+func ParseSplit(s string) (Split, error) {
+	switch s {
+	case "", "all":
+		return SplitAll, nil
+	case "dev", "held-out":
+		return Split(s), nil
+	}
+	return "", fmt.Errorf("split: want all, dev or held-out, got %q", s)
+}
+
+// Has reports whether conversation conv (its position in the file) is in
+// the split.
+func (s Split) Has(conv int) bool {
+	switch s {
+	case SplitDev:
+		return conv%2 == 0
+	case SplitHeldOut:
+		return conv%2 == 1
+	}
+	return true
+}
+
+// CrossValidateWhere is CrossValidate reporting only the conversations
+// for which report returns true (nil: all); a fold none of whose
+// conversations is reported is not trained.
+func CrossValidateWhere(ps, extra []Pooled, k int, train func([]Group) (*slate.Model, error), budgets []int, report func(conv int) bool) (CV, error) {
+	if report == nil {
+		report = func(int) bool { return true }
+	}
 	tallies := make([]Tally, len(budgets))
 	cats := make([]Categories, len(budgets))
 	for i := range cats {
 		cats[i] = Categories{}
 	}
 	for held := 0; held < k; held++ {
+		any := false
+		for _, p := range ps {
+			any = any || (p.Conv%k == held && report(p.Conv))
+		}
+		if !any {
+			continue
+		}
 		var groups []Group
 		for _, p := range ps {
 			if p.Conv%k != held {
@@ -200,7 +254,7 @@ func CrossValidate(ps, extra []Pooled, k int, train func([]Group) (*slate.Model,
 			return CV{}, err
 		}
 		for i, p := range append(slices.Clip(ps), extra...) {
-			if p.Conv%k != held {
+			if p.Conv%k != held || !report(p.Conv) {
 				continue
 			}
 			pool := map[string]bool{}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/slate"
@@ -38,11 +40,23 @@ func runTrainSlate(args []string, stdout, stderr io.Writer) int {
 	ablation := fs.Bool("ablation", false, "also report each feature group alone and the full model without it")
 	tableFile := fs.String("table", "", "use the word-vector table in `FILE` (generate.js format) instead of the embedded one")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	splitName := fs.String("split", "", "report only the `SPLIT` conversations: dev (even positions in the file, where settings are chosen), held-out (odd positions) or all; every fold still trains on all the others")
+	drop := fs.String("drop", "", "also cross-validate the model without each `LIST` of features: comma-separated names, variants separated by ';'")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *data == "" || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: recmem train slate --data FILE [--out FILE] [--ablation] [--pool N] [--budgets 1000,2000]")
+		return 2
+	}
+	split, err := slatelab.ParseSplit(*splitName)
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem train slate: --", err)
+		return 2
+	}
+	variants, err := dropVariants(*drop)
+	if err != nil {
+		fmt.Fprintln(stderr, "recmem train slate: --drop:", err)
 		return 2
 	}
 	bs, err := parseBudgets(*budgets)
@@ -83,10 +97,31 @@ func runTrainSlate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "recmem train slate:", err)
 		return 2
 	}
-	rows, cats, err := trainSlateRows(ps, adv, k, opts, bs, *kind, *ablation, train, stderr)
+	rows, cats, err := trainSlateRows(ps, adv, k, opts, bs, *kind, *ablation, train, split, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "recmem train slate:", err)
 		return 1
+	}
+	var dropCats []categoryRow // the --drop variants' rows by category
+	for _, v := range variants {
+		o := opts
+		o.Features = v.keep
+		tv, err := trainer(*kind, o)
+		if err != nil {
+			fmt.Fprintln(stderr, "recmem train slate:", err)
+			return 2
+		}
+		cv, err := slatelab.CrossValidateWhere(ps, adv, k, tv, bs, split.Has)
+		if err != nil {
+			fmt.Fprintln(stderr, "recmem train slate:", err)
+			return 1
+		}
+		rows = append(rows, slatelab.Row{Name: "without " + v.name, Metrics: cv.Metrics})
+		for _, name := range cv.Categories[0].Names() {
+			for i, b := range bs {
+				dropCats = append(dropCats, categoryRow{Category: name, Ranker: "learned without " + v.name, Budget: b, Metrics: cv.Categories[i][name].Metrics()})
+			}
+		}
 	}
 	var groups []slatelab.Group
 	for _, p := range ps {
@@ -106,11 +141,15 @@ func runTrainSlate(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *asJSON {
-		b, _ := json.Marshal(map[string]any{"budgets": bs, "folds": k, "rows": rows, "categories": cats})
+		b, _ := json.Marshal(map[string]any{"budgets": bs, "folds": k, "split": string(split), "rows": rows, "categories": cats, "drop_categories": dropCats})
 		fmt.Fprintln(stdout, string(b))
 		return 0
 	}
-	fmt.Fprintf(stdout, "train slate: %s, %d questions, pool=%d, %d-fold by conversation\n\n", *data, len(ps), *pool, k)
+	fmt.Fprintf(stdout, "train slate: %s, %d questions, pool=%d, %d-fold by conversation", *data, len(ps), *pool, k)
+	if split != slatelab.SplitAll {
+		fmt.Fprintf(stdout, ", reporting the %s conversations", split)
+	}
+	fmt.Fprint(stdout, "\n\n")
 	printTrainTable(stdout, bs, rows)
 	fmt.Fprintf(stdout, "\nby category (%s):\n", rows[0].Name)
 	printCVCategories(stdout, bs, cats)
@@ -139,8 +178,8 @@ func printCVCategories(w io.Writer, bs []int, rows []categoryRow) {
 // features (with its metrics by category, adv counted only there, at each
 // budget in turn for each category), and with ablation also a linear one
 // and slatelab.Ablation's rows, showing the group under way on a terminal.
-func trainSlateRows(ps, adv []slatelab.Pooled, k int, opts slatelab.TrainOptions, bs []int, kind string, ablation bool, train func([]slatelab.Group) (*slate.Model, error), stderr io.Writer) ([]slatelab.Row, []categoryRow, error) {
-	cv, err := slatelab.CrossValidate(ps, adv, k, train, bs)
+func trainSlateRows(ps, adv []slatelab.Pooled, k int, opts slatelab.TrainOptions, bs []int, kind string, ablation bool, train func([]slatelab.Group) (*slate.Model, error), split slatelab.Split, stderr io.Writer) ([]slatelab.Row, []categoryRow, error) {
+	cv, err := slatelab.CrossValidateWhere(ps, adv, k, train, bs, split.Has)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -185,4 +224,46 @@ func printTrainTable(stdout io.Writer, bs []int, rows []slatelab.Row) {
 		}
 		fmt.Fprintf(stdout, " %7.3f\n", r.Metrics[0].RPool)
 	}
+}
+
+// dropVariant is one --drop variant: its name (the features left out) and
+// the features it keeps.
+type dropVariant struct {
+	name string
+	keep []string
+}
+
+// dropVariants reads --drop: variants separated by ';', each a
+// comma-separated list of feature names to leave out.
+func dropVariants(spec string) ([]dropVariant, error) {
+	var out []dropVariant
+	if strings.TrimSpace(spec) == "" {
+		return nil, nil
+	}
+	for _, v := range strings.Split(spec, ";") {
+		drop := map[string]bool{}
+		var names []string
+		for _, f := range strings.Split(v, ",") {
+			f = strings.TrimSpace(f)
+			if f == "" {
+				continue
+			}
+			if !slices.Contains(slate.FeatureNames, f) {
+				return nil, fmt.Errorf("unknown feature %q", f)
+			}
+			drop[f] = true
+			names = append(names, f)
+		}
+		if len(names) == 0 {
+			return nil, fmt.Errorf("empty variant in %q", spec)
+		}
+		var keep []string
+		for _, f := range slate.FeatureNames {
+			if !drop[f] {
+				keep = append(keep, f)
+			}
+		}
+		out = append(out, dropVariant{name: strings.Join(names, ","), keep: keep})
+	}
+	return out, nil
 }
