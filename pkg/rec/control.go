@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/recmem/recmem/pkg/dataset"
 	"github.com/recmem/recmem/pkg/engine"
@@ -479,48 +478,15 @@ func summarize(cs []ControlCase) ControlReport {
 // order. progress (may be nil) hears every ProgressEvery users.
 func RunControl(ctl Control, cases []Case, catalog []byte, open Opener, workers int, progress func(string)) (ControlReport, error) {
 	out := make([]ControlCase, len(cases))
-	errs := make([]error, max(1, workers))
-	var next, done int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for w := range errs {
-		wg.Go(func() {
-			c, release, err := open()
-			if err != nil {
-				errs[w] = err
-				return
-			}
-			defer release()
-			if _, err := engine.LoadCatalog.Call(c, engine.Raw(catalog)); err != nil {
-				errs[w] = err
-				return
-			}
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= len(cases) {
-					return
-				}
-				if out[i], err = ctl.Measure(c, cases[i]); err != nil {
-					errs[w] = fmt.Errorf("user %s: control: %w", cases[i].User, err)
-					return
-				}
-				mu.Lock()
-				done++
-				if done%ProgressEvery == 0 && progress != nil {
-					progress(fmt.Sprintf("control: %d/%d users", done, len(cases)))
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return ControlReport{}, err
+	err := eachCase(len(cases), catalog, open, workers, progress, "control: ", func(c engine.Caller, i int) error {
+		var err error
+		if out[i], err = ctl.Measure(c, cases[i]); err != nil {
+			return fmt.Errorf("user %s: control: %w", cases[i].User, err)
 		}
+		return nil
+	})
+	if err != nil {
+		return ControlReport{}, err
 	}
 	return NewControlReport(out), nil
 }

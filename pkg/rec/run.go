@@ -62,6 +62,30 @@ func (r Replay) Run(cases []Case, probes map[int]Probe, catalog []byte, open Ope
 	}
 	users := make([]UserResult, len(cases))
 	before, after := make([]float64, len(cases)), make([]float64, len(cases))
+	err := eachCase(len(cases), catalog, open, workers, progress, "", func(c engine.Caller, i int) error {
+		var err error
+		if users[i], err = r.User(c, cases[i]); err != nil {
+			return fmt.Errorf("user %s: %w", cases[i].User, err)
+		}
+		if p, ok := probes[i]; ok {
+			if before[i], after[i], err = r.Probe(c, p); err != nil {
+				return fmt.Errorf("user %s: responsiveness: %w", cases[i].User, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return RunResult{}, err
+	}
+	return gather(users, probes, before, after), nil
+}
+
+// eachCase calls each(c, i) for i in 0..n-1, on workers callers from open,
+// each having loaded catalog once, every i once, in any order across
+// callers (each writes its own slot of the caller's results). progress
+// (may be nil) hears every ProgressEvery cases, with label before the
+// count. The first error of any worker stops that worker and is returned.
+func eachCase(n int, catalog []byte, open Opener, workers int, progress func(string), label string, each func(c engine.Caller, i int) error) error {
 	errs := make([]error, max(1, workers))
 	var next, done int
 	var mu sync.Mutex
@@ -83,23 +107,16 @@ func (r Replay) Run(cases []Case, probes map[int]Probe, catalog []byte, open Ope
 				i := next
 				next++
 				mu.Unlock()
-				if i >= len(cases) {
+				if i >= n {
 					return
 				}
-				if users[i], err = r.User(c, cases[i]); err != nil {
-					errs[w] = fmt.Errorf("user %s: %w", cases[i].User, err)
+				if errs[w] = each(c, i); errs[w] != nil {
 					return
-				}
-				if p, ok := probes[i]; ok {
-					if before[i], after[i], err = r.Probe(c, p); err != nil {
-						errs[w] = fmt.Errorf("user %s: responsiveness: %w", cases[i].User, err)
-						return
-					}
 				}
 				mu.Lock()
 				done++
 				if done%ProgressEvery == 0 && progress != nil {
-					progress(fmt.Sprintf("%d/%d users", done, len(cases)))
+					progress(fmt.Sprintf("%s%d/%d users", label, done, n))
 				}
 				mu.Unlock()
 			}
@@ -108,10 +125,10 @@ func (r Replay) Run(cases []Case, probes map[int]Probe, catalog []byte, open Ope
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return RunResult{}, err
+			return err
 		}
 	}
-	return gather(users, probes, before, after), nil
+	return nil
 }
 
 // gather sums the users' results in case order.
