@@ -73,7 +73,11 @@ type Linker struct {
 	// is Table.ImpliesDefault when the catalog has it.
 	implies   map[string]Entity
 	byDefault *Entity
-	titleFace map[string]bool
+	// titleImplies are Table.ImpliesTitles whose value the catalog has,
+	// keyed by the normalized word or phrase, the longest first (a phrase
+	// such as "memory card" is matched whole).
+	titleImplies []titleImply
+	titleFace    map[string]bool
 	// phrases maps a normalized phrase (a facet value, an alias or an
 	// everyday word) to the entities it names, in catalog order.
 	phrases   map[string][]Entity
@@ -232,6 +236,7 @@ func NewLinkerColumns(cols []Column, meta [][]string, t *Table) *Linker {
 		}
 	}
 	l.keepImplies()
+	l.keepTitleImplies()
 	l.addLexicon()
 	l.addPartials()
 	l.phraseWords = map[string]bool{}
@@ -331,6 +336,26 @@ func (l *Linker) keepImplies() {
 			}
 		}
 	}
+}
+
+// titleImply is one of Linker.titleImplies.
+type titleImply struct {
+	key string
+	Entity
+}
+
+// keepTitleImplies keeps the table's title words whose value the catalog
+// has, normalized, the longest first.
+func (l *Linker) keepTitleImplies() {
+	for _, w := range sortedKeys(l.table.ImpliesTitles) {
+		e := l.table.ImpliesTitles[w]
+		if k := text.Key(w); k != "" && l.facets[e.Facet] > 0 {
+			l.titleImplies = append(l.titleImplies, titleImply{key: k, Entity: e})
+		}
+	}
+	slices.SortStableFunc(l.titleImplies, func(a, b titleImply) int {
+		return strings.Count(b.key, " ") - strings.Count(a.key, " ")
+	})
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -719,21 +719,16 @@ func (p *parser) imply(t text.Token) {
 // orders: it never removes an item.
 func (p *parser) addImplied() {
 	if len(p.implied) == 0 {
-		// A title word the table says implies a value ("headset":
-		// accessories) replaces the default.
-		// A phrase of the table ("memory card") is matched whole, the
-		// longest first.
-		titled := sortedKeys(p.l.table.ImpliesTitles)
-		slices.SortStableFunc(titled, func(a, b string) int { return len(strings.Fields(b)) - len(strings.Fields(a)) })
+		// A title word or phrase the table says implies a value
+		// ("headset", "memory card": accessories) replaces the default.
 		for _, c := range append(append([]Clause(nil), p.in.Only...), p.in.Prefer...) {
 			if c.Facet != "title" {
 				continue
 			}
-			for _, w := range titled {
-				e := p.l.table.ImpliesTitles[w]
-				if k := text.Key(w); k != "" && strings.Contains(" "+c.key+" ", " "+k+" ") && len(p.implied) == 0 && p.l.facets[e.Facet] > 0 {
-					p.implied = append(p.implied, Clause{Facet: e.Facet, Value: e.Value, Text: c.Text, How: HowImplied, key: text.Key(e.Value),
-						Detail: fmt.Sprintf("%q implies %s %s first", c.Text, e.Facet, e.Value)})
+			for _, t := range p.l.titleImplies {
+				if len(p.implied) == 0 && strings.Contains(" "+c.key+" ", " "+t.key+" ") {
+					p.implied = append(p.implied, Clause{Facet: t.Facet, Value: t.Value, Text: c.Text, How: HowImplied, key: text.Key(t.Value),
+						Detail: fmt.Sprintf("%q implies %s %s first", c.Text, t.Facet, t.Value)})
 				}
 			}
 		}
